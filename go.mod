@@ -1,0 +1,3 @@
+module mjscan
+
+go 1.22

@@ -1,0 +1,112 @@
+// Package riichi scores Japanese riichi mahjong: four players, three-player
+// sanma, and tournament presets such as the McGill MSMC 2016 rules.
+package riichi
+
+import (
+	"sort"
+
+	"mjscan/scoring"
+)
+
+// Rules is one riichi rule set. Presets are values of it; the CONTRACT
+// options override single fields.
+type Rules struct {
+	Name string
+
+	OpenTanyao    bool // kuitan: tanyao counts in an open hand
+	AkaDora       bool // red fives are dora
+	DoubleYakuman bool // suuankou tanki, 13-sided kokushi, junsei chuuren, daisuushii count twice
+	KazoeYakuman  bool // 13+ han is a yakuman (else sanbaiman)
+	KiriageMangan bool // 4 han 30 fu and 3 han 60 fu round up to mangan
+	DoubleWindFu  int  // fu for a pair that is both seat and round wind (2 or 4)
+	Renhou        bool // renhou (win on a discard before one's first draw) is scored, at 5 han
+
+	// Sanma: three players, 2m–8m removed, North set aside as nuki dora,
+	// no open chi, tsumo paid by two players only.
+	Sanma       bool
+	StartPoints int
+
+	// Responsibility (pao) applies to these yakuman ids: the player who fed
+	// the last set pays as if it were a discard (for a self-draw) or shares
+	// the payment with the discarder.
+	Responsibility []int
+}
+
+// Presets are the named rule sets.
+var Presets = map[string]Rules{
+	"default": {
+		Name: "default", OpenTanyao: true, AkaDora: true, DoubleYakuman: true, KazoeYakuman: true,
+		DoubleWindFu: 4, Renhou: true, StartPoints: 25000,
+	},
+	// McGill Students' Mahjong Club, April 2016 tournament (seed 000): no
+	// red fives; Eight Dealer Keeps, Gift of Man and Chariot are not scored;
+	// responsibility for Big Three Dragons, Big Four Winds, All Honors, All
+	// Terminals, Perfect Green and Four Kans.
+	"msmc-2016": {
+		Name: "msmc-2016", OpenTanyao: true, AkaDora: false, DoubleYakuman: true, KazoeYakuman: true,
+		DoubleWindFu: 4, Renhou: false, StartPoints: 30000,
+		Responsibility: []int{YakuDaisangen, YakuDaisuushii, YakuTsuuiisou, YakuChinroutou, YakuRyuuiisou, YakuSuukantsu},
+	},
+	// Three-player riichi as seed 000 describes it.
+	"sanma": {
+		Name: "sanma", OpenTanyao: true, AkaDora: true, DoubleYakuman: true, KazoeYakuman: true,
+		DoubleWindFu: 4, Renhou: true, Sanma: true, StartPoints: 35000,
+	},
+}
+
+// PresetNames lists the presets in a stable order.
+func PresetNames() []string {
+	var out []string
+	for k := range Presets {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// RulesFor resolves the rule set a request asks for: its preset (the rules
+// name "sanma" implies the sanma preset), then its options.
+func RulesFor(r *scoring.Request) (Rules, *scoring.Error) {
+	name := r.Preset
+	if name == "" {
+		name = "default"
+		if r.Rules == "sanma" {
+			name = "sanma"
+		}
+	}
+	rules, ok := Presets[name]
+	if !ok {
+		return rules, scoring.Errorf(scoring.CodeBadRequest, "unknown riichi preset %q: choose one of %v", name, PresetNames())
+	}
+	if r.Rules == "sanma" {
+		rules.Sanma = true
+		rules.StartPoints = 35000
+	}
+	return rules.WithOptions(r.Options)
+}
+
+// WithOptions applies CONTRACT options to a copy of the rules.
+func (rules Rules) WithOptions(opts map[string]any) (Rules, *scoring.Error) {
+	if len(opts) == 0 {
+		return rules, nil
+	}
+	var err *scoring.Error
+	set := func(p *bool, name string) {
+		if err == nil {
+			*p, err = scoring.BoolOption(opts, name, *p)
+		}
+	}
+	set(&rules.OpenTanyao, "open_tanyao")
+	set(&rules.AkaDora, "aka_dora")
+	set(&rules.DoubleYakuman, "double_yakuman")
+	set(&rules.KazoeYakuman, "kazoe_yakuman")
+	set(&rules.KiriageMangan, "kiriage_mangan")
+	set(&rules.Renhou, "renhou")
+	if err == nil {
+		rules.DoubleWindFu, err = scoring.IntOption(opts, "double_wind_fu", rules.DoubleWindFu)
+		if err == nil && rules.DoubleWindFu != 2 && rules.DoubleWindFu != 4 {
+			err = scoring.Errorf(scoring.CodeBadRequest, "option double_wind_fu: want 2 or 4, got %d", rules.DoubleWindFu)
+		}
+	}
+	return rules, err
+}

@@ -1,0 +1,62 @@
+// Package rulebook finds the engine for a request's rule set. Each rule set
+// is a value listed here; nothing registers itself behind the reader's back.
+package rulebook
+
+import (
+	"sort"
+
+	"mjscan/scoring"
+	"mjscan/scoring/riichi"
+)
+
+// engines lists every rule set by its CONTRACT name.
+var engines = map[string]scoring.Engine{
+	"riichi": riichi.New(),
+	"sanma":  riichi.NewSanma(),
+}
+
+// Names lists the rule sets in a stable order.
+func Names() []string {
+	out := make([]string, 0, len(engines))
+	for k := range engines {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Lookup returns the engine for a rule set name.
+func Lookup(name string) (scoring.Engine, bool) {
+	e, ok := engines[name]
+	return e, ok
+}
+
+// Score scores one request under the rule set it names. It never panics:
+// an engine's panic becomes a bad_request result, so one bad line cannot
+// stop a batch.
+func Score(r *scoring.Request) (res scoring.Result) {
+	e, ok := engines[r.Rules]
+	if !ok {
+		return scoring.Fail(r, scoring.Errorf(scoring.CodeBadRequest, "unknown rule set %q: choose one of %v", r.Rules, Names()))
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			res = scoring.Fail(r, scoring.Errorf(scoring.CodeBadRequest, "the %s engine could not score this hand (%v); please report it with the request", r.Rules, p))
+		}
+	}()
+	res = e.Score(r)
+	res.ID, res.Rules = r.ID, r.Rules
+	if res.Error != nil {
+		res.OK = false
+	}
+	return res
+}
+
+// ScoreJSON decodes one JSON request and scores it.
+func ScoreJSON(line []byte) scoring.Result {
+	r, err := scoring.DecodeRequest(line)
+	if err != nil {
+		return scoring.Result{ID: r.ID, Error: err}
+	}
+	return Score(&r)
+}
