@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Installs what mjscan needs on Debian 12 and is safe to run again:
+# Debian packages (OpenCV for gocv, …) and the Go toolchain when it is
+# missing, then the Go modules. Everything the project needs is listed here.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Debian packages the build, the tests and the service need.
+APT_PACKAGES=(
+  build-essential pkg-config git ca-certificates
+  libopencv-dev
+)
+
+need=()
+for p in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
+done
+if [ ${#need[@]} -gt 0 ]; then
+  echo "setup: installing ${need[*]}" >&2
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+# Go: the module needs Go >= 1.22. Debian 12's golang-go is 1.19, so when no
+# new enough Go is on PATH we install Debian's and let it fetch the toolchain
+# module (golang.org/toolchain) from the Go module proxy, as Go itself does.
+GO_WANT=1.22.12
+export PATH="/usr/local/go/bin:$HOME/go/bin:$PATH"
+go_ok() { command -v go >/dev/null && go version | awk '{split($3,v,"go|\\."); exit !(v[2]>1 || (v[2]==1 && v[3]>=22))}'; }
+if ! go_ok; then
+  if [ ! -x "$HOME/.cache/mjscan-go/go/bin/go" ]; then
+    command -v go >/dev/null || { SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"; $SUDO apt-get install -y -qq golang-go >/dev/null; }
+    tmp=$(mktemp -d)
+    (cd "$tmp" && GOFLAGS=-mod=mod GOPATH="$tmp/gopath" go mod download -json "golang.org/toolchain@v0.0.1-go${GO_WANT}.linux-$(dpkg --print-architecture)" > dl.json)
+    dir=$(sed -n 's/.*"Dir": "\(.*\)".*/\1/p' "$tmp/dl.json")
+    mkdir -p "$HOME/.cache/mjscan-go" && cp -r "$dir" "$HOME/.cache/mjscan-go/go" && chmod -R u+w "$tmp" && rm -rf "$tmp"
+  fi
+  export PATH="$HOME/.cache/mjscan-go/go/bin:$PATH"
+fi
+go version >&2
+go mod download
