@@ -1,0 +1,40 @@
+package vision
+
+import "mjscan/scoring"
+
+// Recognition is the CONTRACT recognition result (section 5), plus the
+// grouping of the tiles into a hand request.
+type Recognition struct {
+	ID     string           `json:"id"`
+	OK     bool             `json:"ok"`
+	Width  int              `json:"width"`
+	Height int              `json:"height"`
+	Tiles  []TileSeen       `json:"tiles"`
+	Hand   *scoring.Request `json:"hand,omitempty"` // the grouped hand, ready to score
+	Groups []Group          `json:"groups,omitempty"`
+	Error  *scoring.Error   `json:"error"`
+}
+
+// TileSeen is one tile found in the photo. Box is [x0, y0, x1, y1] in
+// pixels of the image as shown to a person (after EXIF orientation).
+type TileSeen struct {
+	Tile         string        `json:"tile"`
+	Box          [4]int        `json:"box"`
+	Confidence   float64       `json:"confidence"`
+	Rotated      bool          `json:"rotated"`
+	Alternatives []Alternative `json:"alternatives,omitempty"`
+}
+
+// Alternative is another reading of a tile and its confidence.
+type Alternative struct {
+	Tile       string  `json:"tile"`
+	Confidence float64 `json:"confidence"`
+}
+
+// Group is a run of tiles the layout step put together: the concealed
+// hand, a called meld, a concealed kong, dora indicators or flowers.
+type Group struct {
+	Kind  string `json:"kind"`  // "hand", "meld", "ankan", "dora", "flowers"
+	Tiles []int  `json:"tiles"` // indexes into Recognition.Tiles
+	From  string `json:"from,omitempty"`
+}
