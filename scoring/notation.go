@@ -283,15 +283,27 @@ func FormatMPSZ(concealed []Tile, melds []Meld) string {
 // MPSZ writes one meld with its marker, suit letter last: "1-23m", "666=z".
 func (m Meld) MPSZ() string {
 	var b strings.Builder
-	marked := false
+	calledAt := 0 // a chi whose called tile is unknown marks its first tile
+	for i, t := range m.Tiles {
+		if t == m.Called {
+			calledAt = i
+			break
+		}
+	}
 	for i, t := range m.Tiles {
 		b.WriteByte(byte('0' + t.Num()))
-		mark := !marked && m.Type != Ankan && t == m.Called
-		if m.Type == Kakan {
+		// The marker follows the called tile of a chi; a pon or open kong
+		// carries it at the end, an added kong after the original pon.
+		var mark bool
+		switch m.Type {
+		case Chi:
+			mark = i == calledAt
+		case Pon, Minkan:
+			mark = i == len(m.Tiles)-1
+		case Kakan:
 			mark = i == 2
 		}
 		if mark {
-			marked = true
 			b.WriteByte(m.From.marker())
 		}
 	}

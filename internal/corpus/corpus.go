@@ -1,0 +1,78 @@
+// Package corpus finds and reads the shared scoring corpora
+// (shared/corpora beside the repository) for tests and benchmarks.
+package corpus
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"mjscan/scoring"
+)
+
+// Case is one corpus line: a hand request and the expected result.
+type Case struct {
+	Request scoring.Request
+	Expect  map[string]any
+	Raw     json.RawMessage
+}
+
+// Dir finds shared/corpora: $MJSCAN_CORPORA, or a "shared/corpora" folder
+// beside the repository root or any folder above the working directory.
+func Dir() (string, error) {
+	if d := os.Getenv("MJSCAN_CORPORA"); d != "" {
+		return d, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for d := wd; ; d = filepath.Dir(d) {
+		for _, c := range []string{filepath.Join(d, "shared", "corpora"), filepath.Join(d, "..", "shared", "corpora")} {
+			if st, err := os.Stat(c); err == nil && st.IsDir() {
+				return c, nil
+			}
+		}
+		if filepath.Dir(d) == d {
+			return "", fmt.Errorf("shared/corpora not found above %s: clone the repository beside shared/ or set MJSCAN_CORPORA", wd)
+		}
+	}
+}
+
+// Load reads one corpus file by name, such as "riichi_public.jsonl".
+func Load(name string) ([]Case, error) {
+	dir, err := Dir()
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(filepath.Join(dir, name))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []Case
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Bytes()
+		if len(line) == 0 {
+			continue
+		}
+		var c Case
+		var e struct {
+			Expect map[string]any `json:"expect"`
+		}
+		if err := json.Unmarshal(line, &c.Request); err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", name, n, err)
+		}
+		if err := json.Unmarshal(line, &e); err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", name, n, err)
+		}
+		c.Expect = e.Expect
+		c.Raw = append(json.RawMessage(nil), line...)
+		out = append(out, c)
+	}
+	return out, sc.Err()
+}
