@@ -1,17 +1,34 @@
-# mjscan build. `make build` leaves bin/mjscan; `make test` runs every test.
-GO ?= go
+# mjscan. `make build` leaves bin/mjscan; `make test` runs every test;
+# `make run` serves on 127.0.0.1:8080. scripts/setup.sh installs what they need.
+GO_PATHS := /usr/local/go/bin:$(HOME)/.cache/mjscan-go/go/bin:$(HOME)/go/bin
+export PATH := $(GO_PATHS):$(PATH)
 export CGO_ENABLED := 1
+GO ?= go
+ADDR ?= 127.0.0.1:8080
 
-.PHONY: build test bench fuzz corpus clean
+.PHONY: build test run bench fuzz clean
 
 build:
 	$(GO) build -o bin/mjscan ./cmd/mjscan
 
 test: build
+	$(GO) vet ./...
 	$(GO) test -count=1 ./...
 
+run: build
+	bin/mjscan serve --addr $(ADDR)
+
+# Benchmarks: hands per second on the corpora (single goroutine).
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./scoring/...
+
+# A few minutes of fuzzing on every parser of outside input.
+FUZZTIME ?= 120s
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzParseTiles$$' -fuzztime $(FUZZTIME) ./scoring/
+	$(GO) test -run '^$$' -fuzz '^FuzzParseMPSZ$$' -fuzztime $(FUZZTIME) ./scoring/
+	$(GO) test -run '^$$' -fuzz '^FuzzScoreJSON$$' -fuzztime $(FUZZTIME) ./scoring/rulebook/
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodePhoto$$' -fuzztime $(FUZZTIME) ./vision/
 
 clean:
 	rm -rf bin

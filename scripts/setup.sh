@@ -7,9 +7,13 @@ cd "$(dirname "$0")/.."
 
 # Debian packages the build, the tests and the service need.
 APT_PACKAGES=(
-  build-essential pkg-config git ca-certificates
+  build-essential pkg-config git ca-certificates python3
   libopencv-dev
 )
+# --runtime: only what the built binary needs (the Dockerfile's last stage).
+RUNTIME_ONLY=false
+[ "${1:-}" = "--runtime" ] && RUNTIME_ONLY=true
+$RUNTIME_ONLY && APT_PACKAGES=(ca-certificates libopencv-dev)
 
 need=()
 for p in "${APT_PACKAGES[@]}"; do
@@ -21,6 +25,8 @@ if [ ${#need[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
+
+$RUNTIME_ONLY && exit 0
 
 # Go: the module needs Go >= 1.22. Debian 12's golang-go is 1.19, so when no
 # new enough Go is on PATH we install Debian's and let it fetch the toolchain
@@ -34,7 +40,12 @@ if ! go_ok; then
     tmp=$(mktemp -d)
     (cd "$tmp" && GOFLAGS=-mod=mod GOPATH="$tmp/gopath" go mod download -json "golang.org/toolchain@v0.0.1-go${GO_WANT}.linux-$(dpkg --print-architecture)" > dl.json)
     dir=$(sed -n 's/.*"Dir": "\(.*\)".*/\1/p' "$tmp/dl.json")
-    mkdir -p "$HOME/.cache/mjscan-go" && cp -r "$dir" "$HOME/.cache/mjscan-go/go" && chmod -R u+w "$tmp" && rm -rf "$tmp"
+    mkdir -p "$HOME/.cache/mjscan-go" && cp -r "$dir" "$HOME/.cache/mjscan-go/go"
+    # Module files are stored read-only and without exec bits; Go's own
+    # toolchain switch sets them the same way.
+    chmod -R u+w "$HOME/.cache/mjscan-go/go" "$tmp"
+    find "$HOME/.cache/mjscan-go/go/bin" "$HOME/.cache/mjscan-go/go/pkg/tool" -type f -exec chmod +x {} +
+    rm -rf "$tmp"
   fi
   export PATH="$HOME/.cache/mjscan-go/go/bin:$PATH"
 fi
