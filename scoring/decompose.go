@@ -228,3 +228,52 @@ func Waits(c *Counts) []Tile {
 	}
 	return out
 }
+
+// Wait is one tile a ready hand waits on, with every shape it completes.
+type Wait struct {
+	Tile   Tile
+	Shapes []WaitShape
+}
+
+// WaitShapes lists the waits of a ready hand c (3n+1 tiles) with their
+// shapes: 23m waits on 1m and 4m two-sided; 11m 55p waits on each
+// dual-pung; a tile may complete several shapes (2344m: 4m single or
+// two-sided). Seven pairs and thirteen orphans waits are single waits.
+func WaitShapes(c *Counts) []Wait {
+	var out []Wait
+	n := c.Total()
+	for _, t := range Waits(c) {
+		var shapes []WaitShape
+		add := func(s WaitShape) {
+			for _, x := range shapes {
+				if x == s {
+					return
+				}
+			}
+			shapes = append(shapes, s)
+		}
+		c[t]++
+		Divisions(c, func(d *Division) {
+			if d.Pair == t {
+				add(Tanki)
+			}
+			for i := 0; i < d.N; i++ {
+				s := d.Sets[i]
+				if !s.Contains(t) {
+					continue
+				}
+				if s.Kind == Chow {
+					add(ChowWait(s, t))
+				} else {
+					add(Shanpon)
+				}
+			}
+		})
+		if len(shapes) == 0 && n == 13 { // seven pairs or thirteen orphans
+			add(Tanki)
+		}
+		c[t]--
+		out = append(out, Wait{Tile: t, Shapes: shapes})
+	}
+	return out
+}

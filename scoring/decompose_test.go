@@ -93,3 +93,40 @@ func BenchmarkDivisions(b *testing.B) {
 		Divisions(&c, func(d *Division) {})
 	}
 }
+
+func TestWaitShapes(t *testing.T) {
+	c := counts(t, "2344m")
+	got := map[string][]WaitShape{}
+	for _, w := range WaitShapes(&c) {
+		got[w.Tile.String()] = w.Shapes
+	}
+	// 2344m: 1m makes 123m+44m; 4m makes 234m+44m read as the 44 pair
+	// completed (single) or 23m completed (two-sided).
+	want := map[string][]WaitShape{"1m": {Ryanmen}, "4m": {Tanki, Ryanmen}}
+	if len(got) != len(want) {
+		t.Fatalf("WaitShapes(2344m) = %v, want %v", got, want)
+	}
+	for tile, shapes := range want {
+		if len(got[tile]) != len(shapes) {
+			t.Errorf("%s: %v, want %v", tile, got[tile], shapes)
+			continue
+		}
+		for _, s := range shapes {
+			found := false
+			for _, g := range got[tile] {
+				found = found || g == s
+			}
+			if !found {
+				t.Errorf("%s: %v lacks %s", tile, got[tile], s)
+			}
+		}
+	}
+	e := counts(t, "12m")
+	if w := WaitShapes(&e); len(w) != 0 {
+		t.Errorf("12m alone (no pair) waits on nothing, got %v", w)
+	}
+	p := counts(t, "12m55p")
+	if w := WaitShapes(&p); len(w) != 1 || w[0].Tile != 2 || w[0].Shapes[0] != Penchan {
+		t.Errorf("12m55p: %v, want 3m edge", w)
+	}
+}

@@ -191,7 +191,15 @@ func notAWin(h *scoring.Hand) scoring.Result {
 	msg := ""
 	if sh == 0 {
 		waits := scoring.Waits(&c)
-		msg = fmt.Sprintf("the hand is not complete with %s: without it the hand is ready (tenpai) and waits on %s", h.Win, scoring.FormatTiles(waits))
+		var ws []string
+		for _, w := range scoring.WaitShapes(&c) {
+			var shapes []string
+			for _, s := range w.Shapes {
+				shapes = append(shapes, s.String())
+			}
+			ws = append(ws, fmt.Sprintf("%s (%s)", w.Tile, strings.Join(shapes, ", ")))
+		}
+		msg = fmt.Sprintf("the hand is not complete with %s: without it the hand is ready (tenpai) and waits on %s", h.Win, strings.Join(ws, ", "))
 		return scoring.Result{Shanten: &sh, Waits: scoring.FormatTiles(waits), Error: scoring.Errorf(scoring.CodeNotAWin, "%s", msg)}
 	}
 	imp := scoring.Improvements(&c, melds)
