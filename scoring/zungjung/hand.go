@@ -1,0 +1,185 @@
+package zungjung
+
+import "mjscan/scoring"
+
+// form is the overall shape of a winning hand: the regular hand of four
+// sets and a pair, or one of the two irregular hands of category 10.
+type form uint8
+
+const (
+	formRegular form = iota
+	formSevenPairs
+	formThirteen
+)
+
+// set is one of the four sets of a reading.
+type set struct {
+	kind      scoring.SetKind // Chow, Pung or Kong
+	tile      scoring.Tile    // lowest tile kind
+	open      bool            // from a claimed meld
+	concealed bool            // a concealed triplet or kong (4.2): not claimed, not completed by a discard
+	meld      int8            // meld index, -1 for concealed tiles
+}
+
+func (s *set) triplet() bool { return s.kind == scoring.Pung || s.kind == scoring.Kong }
+
+// reading is one arrangement of the winning hand (freedom of count: the
+// winner picks the one that scores most, and patterns of different
+// arrangements never combine).
+type reading struct {
+	form  form
+	sets  [4]set
+	pair  scoring.Tile
+	pairs [7]scoring.Tile // seven pairs, in tile order
+	win   int8            // set the winning tile completed; -1 the pair or an irregular hand
+}
+
+// facts are what the whole hand shows, whatever the arrangement.
+type facts struct {
+	h      *scoring.Hand
+	rules  *Rules
+	win    scoring.Tile
+	all    scoring.Counts // every tile, melds included
+	melds  [4]set
+	nMelds int
+	closed bool // no claimed meld (concealed kongs allowed)
+
+	suits     uint8 // bit per number suit present
+	honors    bool
+	terminals bool
+	simples   bool // every tile 2–8
+	termHon   bool // every tile a terminal or an honor
+	nineGates bool // 2.2: the 13 tiles before the winning tile are 1112345678999 of one suit
+}
+
+func newFacts(h *scoring.Hand, rules *Rules) *facts {
+	f := &facts{h: h, rules: rules, win: h.Win.Kind(), closed: h.Closed()}
+	f.all = scoring.CountOf(h.Concealed)
+	for i, m := range h.Melds {
+		for _, t := range m.Tiles {
+			f.all[t.Kind()]++
+		}
+		s := set{tile: m.Base(), open: m.Open(), concealed: m.Type == scoring.Ankan, meld: int8(i)}
+		switch {
+		case m.Type == scoring.Chi:
+			s.kind = scoring.Chow
+		case m.IsKong():
+			s.kind = scoring.Kong
+		default:
+			s.kind = scoring.Pung
+		}
+		f.melds[f.nMelds] = s
+		f.nMelds++
+	}
+	f.simples, f.termHon = true, true
+	for t := scoring.Tile(0); t < scoring.NumKinds; t++ {
+		if f.all[t] == 0 {
+			continue
+		}
+		switch {
+		case t.IsHonor():
+			f.honors = true
+			f.simples = false
+		case t.IsTerminal():
+			f.terminals = true
+			f.simples = false
+			f.suits |= 1 << (t / 9)
+		default:
+			f.termHon = false
+			f.suits |= 1 << (t / 9)
+		}
+	}
+	f.nineGates = f.nMelds == 0 && isNineGatesWait(h)
+	return f
+}
+
+// isNineGatesWait reports whether the 13 tiles before the winning tile are
+// exactly 1112345678999 of one suit: ZJ 2.2 asks for the nine-sided wait.
+func isNineGatesWait(h *scoring.Hand) bool {
+	c := scoring.CountOf(h.Concealed)
+	w := h.Win.Kind()
+	if !w.Suited() || c[w] == 0 {
+		return false
+	}
+	c[w]--
+	base := w / 9 * 9
+	want := [9]uint8{3, 1, 1, 1, 1, 1, 1, 1, 3}
+	for i := scoring.Tile(0); i < 9; i++ {
+		if c[base+i] != want[i] {
+			return false
+		}
+	}
+	return c.Total() == 13
+}
+
+// readings calls fn for every arrangement of the winning hand.
+func (f *facts) readings(fn func(r *reading)) {
+	c := scoring.CountOf(f.h.Concealed)
+	if f.nMelds == 0 {
+		if scoring.IsThirteenOrphans(&c) {
+			fn(&reading{form: formThirteen, win: -1})
+		}
+		// Four alike may be two pairs, as long as they were not declared
+		// as a kong (seed 000); a declared kong is a meld, so the hand
+		// would not be fourteen concealed tiles.
+		if scoring.IsSevenPairs(&c, true) {
+			r := reading{form: formSevenPairs, win: -1}
+			n := 0
+			for t := scoring.Tile(0); t < scoring.NumKinds; t++ {
+				for k := uint8(0); k < c[t]/2; k++ {
+					r.pairs[n] = t
+					n++
+				}
+			}
+			fn(&r)
+		}
+	}
+	var r reading
+	tsumo := f.h.Tsumo
+	scoring.Divisions(&c, func(d *scoring.Division) {
+		if d.N+f.nMelds != 4 {
+			return
+		}
+		n := 0
+		for i := 0; i < d.N; i++ {
+			s := d.Sets[i]
+			r.sets[n] = set{kind: s.Kind, tile: s.Tile, concealed: s.Kind == scoring.Pung, meld: -1}
+			n++
+		}
+		for i := 0; i < f.nMelds; i++ {
+			r.sets[n] = f.melds[i]
+			n++
+		}
+		r.form = formRegular
+		r.pair = d.Pair
+		// The winning tile may have completed any concealed set holding
+		// it, or the pair. A triplet completed by a claimed discard is not
+		// concealed (ZJ 4.2), but the winner may place the tile elsewhere.
+		for i := 0; i < d.N; i++ {
+			if !d.Sets[i].Contains(f.win) || seenBefore(&r, i) {
+				continue
+			}
+			keep := r.sets[i].concealed
+			if r.sets[i].kind == scoring.Pung && !tsumo {
+				r.sets[i].concealed = false
+			}
+			r.win = int8(i)
+			fn(&r)
+			r.sets[i].concealed = keep
+		}
+		if d.Pair == f.win {
+			r.win = -1
+			fn(&r)
+		}
+	})
+}
+
+// seenBefore skips a second identical set: completing either reads the same.
+func seenBefore(r *reading, i int) bool {
+	for j := 0; j < i; j++ {
+		if r.sets[j].kind == r.sets[i].kind && r.sets[j].tile == r.sets[i].tile {
+			return true
+		}
+	}
+	return false
+}

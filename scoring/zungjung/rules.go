@@ -1,0 +1,97 @@
+// Package zungjung scores Zung Jung (Alan Kwan's ZJ v3.3) and the World
+// Series of Mahjong (seed 004), which plays Zung Jung's pattern table with a
+// 5-point minimum. Both are values of Rules; the CONTRACT rules names
+// "zung-jung" and "wsm" pick their default preset.
+package zungjung
+
+import (
+	"sort"
+
+	"mjscan/scoring"
+)
+
+// Rules is one way to count a Zung Jung hand.
+type Rules struct {
+	Name string
+
+	// Minimum is the least value a hand needs to win: 0 in Zung Jung (a
+	// hand without pattern is a Chicken Hand worth 1), 5 in the World
+	// Series (seed 004: "A hand must contain at least 5 points (i.e. any
+	// one pattern) in order to win").
+	Minimum int
+	// ChickenHand scores a legal hand without pattern at 1 point (seed 000:
+	// "Basic Zung Jung always allows chicken wins").
+	ChickenHand bool
+	// Limit caps a hand whose patterns together exceed it; a single pattern
+	// worth more counts alone at its own value (seed 000; ZJ §"limit").
+	Limit int
+	// NineGatesOnHeaven counts Nine Gates in East's dealt hand. The World
+	// Series does not: "East starts a hand with 14 dealt tiles, and no tile
+	// is considered drawn. Thus Nine Gates cannot be counted for a Blessing
+	// of Heaven hand" (seed 004).
+	NineGatesOnHeaven bool
+	// Par is the discard-win value up to which everyone pays the value;
+	// above it the two other players pay Par each and the discarder the
+	// rest of three times the value (seed 000, the "par 25" scheme).
+	Par int
+	// UniformPayoff makes everyone pay the value on every win (Alan Kwan's
+	// Uniform Payoff Scheme, an optional ZJ variant).
+	UniformPayoff bool
+}
+
+// Presets are the named rule sets.
+var Presets = map[string]Rules{
+	"zung-jung": {Name: "zung-jung", ChickenHand: true, Limit: 320, NineGatesOnHeaven: true, Par: 25},
+	"wsm":       {Name: "wsm", Minimum: 5, Limit: 320, Par: 25},
+	// Zung Jung with the uniform payoff: the winner still receives three
+	// times the value, but the discarder pays no more than the others.
+	"zung-jung-uniform": {Name: "zung-jung-uniform", ChickenHand: true, Limit: 320, NineGatesOnHeaven: true, Par: 25, UniformPayoff: true},
+}
+
+// PresetNames lists the presets in a stable order.
+func PresetNames() []string {
+	out := make([]string, 0, len(Presets))
+	for k := range Presets {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// RulesFor resolves a request's preset (by default the one named like its
+// rules) and options.
+func RulesFor(r *scoring.Request, defaultPreset string) (Rules, *scoring.Error) {
+	name := r.Preset
+	if name == "" || name == "default" {
+		name = defaultPreset
+	}
+	rules, ok := Presets[name]
+	if !ok {
+		return rules, scoring.Errorf(scoring.CodeBadRequest, "unknown %s preset %q: choose one of %v", r.Rules, name, PresetNames())
+	}
+	return rules.WithOptions(r.Options)
+}
+
+// WithOptions applies CONTRACT options to a copy of the rules.
+func (rules Rules) WithOptions(opts map[string]any) (Rules, *scoring.Error) {
+	if len(opts) == 0 {
+		return rules, nil
+	}
+	var err *scoring.Error
+	if rules.Minimum, err = scoring.IntOption(opts, "minimum", rules.Minimum); err != nil {
+		return rules, err
+	}
+	if rules.Minimum < 0 || rules.Minimum > 480 {
+		return rules, scoring.Errorf(scoring.CodeBadRequest, "option minimum: want 0 to 480 points, got %d", rules.Minimum)
+	}
+	if rules.ChickenHand, err = scoring.BoolOption(opts, "chicken_hand", rules.ChickenHand); err != nil {
+		return rules, err
+	}
+	if rules.UniformPayoff, err = scoring.BoolOption(opts, "uniform_payoff", rules.UniformPayoff); err != nil {
+		return rules, err
+	}
+	if rules.NineGatesOnHeaven, err = scoring.BoolOption(opts, "nine_gates_on_heaven", rules.NineGatesOnHeaven); err != nil {
+		return rules, err
+	}
+	return rules, nil
+}

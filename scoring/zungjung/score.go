@@ -1,0 +1,294 @@
+package zungjung
+
+import (
+	"fmt"
+	"strings"
+
+	"mjscan/scoring"
+)
+
+// Engine scores requests under one default preset: "zung-jung" or "wsm".
+type Engine struct{ preset string }
+
+// New returns the Zung Jung engine ("zung-jung").
+func New() Engine { return Engine{preset: "zung-jung"} }
+
+// NewWSM returns the World Series of Mahjong engine ("wsm").
+func NewWSM() Engine { return Engine{preset: "wsm"} }
+
+func (e Engine) Name() string { return e.preset }
+
+func (e Engine) Presets() []string { return PresetNames() }
+
+// Score scores one CONTRACT request.
+func (e Engine) Score(r *scoring.Request) scoring.Result {
+	rules, err := RulesFor(r, e.preset)
+	if err != nil {
+		return scoring.Fail(r, err)
+	}
+	h, err := scoring.ParseHand(r)
+	if err != nil {
+		return scoring.Fail(r, err)
+	}
+	pay, err := payerFor(r, h)
+	if err != nil {
+		return scoring.Fail(r, err)
+	}
+	res := Score(h, &rules, pay)
+	res.ID, res.Rules, res.Preset = r.ID, r.Rules, rules.Name
+	return res
+}
+
+// Check refuses a request whose tiles or flags cannot happen together.
+func Check(h *scoring.Hand) *scoring.Error {
+	if e := h.CheckMeldShapes(); e != nil {
+		return e
+	}
+	for _, t := range h.Concealed {
+		if !t.Playing() {
+			return scoring.Errorf(scoring.CodeBadRequest, "%s is not a Zung Jung tile: the game uses the 136 suit and honor tiles (1–9m/p/s, 1z–7z)", t)
+		}
+	}
+	if len(h.Flowers) > 0 {
+		return scoring.Errorf(scoring.CodeBadRequest, "Zung Jung and the World Series use no bonus tiles: leave \"flowers\" empty")
+	}
+	if h.Nuki > 0 || len(h.DoraIndicators) > 0 || len(h.UraIndicators) > 0 {
+		return scoring.Errorf(scoring.CodeBadRequest, "Zung Jung has no dora and no nuki: leave those fields empty")
+	}
+	if n := len(h.Concealed) + 3*len(h.Melds); n != 14 {
+		return scoring.Errorf(scoring.CodeWrongTileCount, "the hand holds %d tiles counting each meld as three; a winning hand holds 14 (concealed tiles with the winning tile, plus 3 per meld)", n)
+	}
+	if e := h.CheckCopies(false); e != nil {
+		return e
+	}
+	switch {
+	case h.Chankan && h.Tsumo:
+		return scoring.Errorf(scoring.CodeBadRequest, "robbing a kong (chankan) is a win on another player's tile, not a self-draw")
+	case (h.Rinshan || h.DoubleKong) && !h.Tsumo:
+		return scoring.Errorf(scoring.CodeBadRequest, "win on kong (rinshan) is a self-draw of the supplement tile: set tsumo")
+	case (h.Rinshan || h.DoubleKong) && !hasKong(h):
+		return scoring.Errorf(scoring.CodeBadRequest, "win on kong (rinshan) needs a kong among the melds")
+	case h.Haitei && !h.Tsumo:
+		return scoring.Errorf(scoring.CodeBadRequest, "Final Draw (haitei) is a self-drawn win on the last wall tile: set tsumo (Final Discard is houtei)")
+	case h.Houtei && h.Tsumo:
+		return scoring.Errorf(scoring.CodeBadRequest, "Final Discard (houtei) is a win on the last discard, not a self-draw")
+	case h.Houtei && h.Chankan:
+		return scoring.Errorf(scoring.CodeBadRequest, "Final Discard and Robbing a Kong cannot happen together")
+	case h.Tenhou && (!h.Dealer() || !h.Tsumo || len(h.Melds) > 0):
+		return scoring.Errorf(scoring.CodeBadRequest, "Blessing of Heaven (tenhou) is East's win on the 14 dealt tiles: seat East, tsumo, no meld (a kong cancels it)")
+	case h.Chiihou && (h.Dealer() || h.Tsumo || len(h.Melds) > 0):
+		return scoring.Errorf(scoring.CodeBadRequest, "Blessing of Earth (chiihou) is a non-East player's win on East's first discard: not East, not tsumo, no meld")
+	}
+	return nil
+}
+
+func hasKong(h *scoring.Hand) bool {
+	for _, m := range h.Melds {
+		if m.IsKong() {
+			return true
+		}
+	}
+	return false
+}
+
+// Score scores a parsed hand; pay says who pays as the discarder.
+func Score(h *scoring.Hand, rules *Rules, pay payer) scoring.Result {
+	if e := Check(h); e != nil {
+		return scoring.Result{Error: e}
+	}
+	f := newFacts(h, rules)
+	var best, cur eval
+	var all []eval
+	found := false
+	f.readings(func(r *reading) {
+		f.evaluate(r, &cur)
+		all = append(all, cur)
+		if !found || better(&cur, &best) {
+			best, found = cur, true
+		}
+	})
+	if !found {
+		return notAWin(h)
+	}
+	res := f.result(&best, all, pay)
+	if best.value < rules.Minimum || best.n == 0 {
+		res.OK = false
+		res.Points = scoring.Points{}
+		res.Error = scoring.Errorf(scoring.CodeBelowMinimum,
+			"the hand is complete but worth %d points; the %s rules need at least %d (any one pattern): a hand without pattern is a false win", best.value, rules.Name, max(rules.Minimum, 1))
+	}
+	return res
+}
+
+// Evaluate returns the value of the best arrangement with no explanation
+// built: the hot path for batch scoring.
+func Evaluate(h *scoring.Hand, rules *Rules) (value int, err *scoring.Error) {
+	if e := Check(h); e != nil {
+		return 0, e
+	}
+	f := newFacts(h, rules)
+	var best, cur eval
+	found := false
+	f.readings(func(r *reading) {
+		f.evaluate(r, &cur)
+		if !found || better(&cur, &best) {
+			best, found = cur, true
+		}
+	})
+	if !found {
+		return 0, scoring.Errorf(scoring.CodeNotAWin, "not a winning hand")
+	}
+	if best.value < rules.Minimum || best.n == 0 {
+		return best.value, scoring.Errorf(scoring.CodeBelowMinimum, "below the minimum")
+	}
+	return best.value, nil
+}
+
+func notAWin(h *scoring.Hand) scoring.Result {
+	c := h.Counts()
+	c[h.Win.Kind()]--
+	melds := len(h.Melds)
+	sh := scoring.Shanten(&c, melds)
+	if sh == 0 {
+		waits := scoring.FormatTiles(scoring.Waits(&c))
+		return scoring.Result{Shanten: &sh, Waits: waits, Error: scoring.Errorf(scoring.CodeNotAWin,
+			"the hand is not complete with %s: it is neither four sets and a pair, nor Seven Pairs, nor Thirteen Terminals; without it the hand waits on %s", h.Win, waits)}
+	}
+	return scoring.Result{Shanten: &sh, Error: scoring.Errorf(scoring.CodeNotAWin,
+		"the hand is not complete: it is neither four sets and a pair, nor Seven Pairs, nor Thirteen Terminals (without %s it is %d tile(s) from ready)", h.Win, sh)}
+}
+
+// Breakdown explains a Zung Jung result.
+type Breakdown struct {
+	Arrangement  string        `json:"arrangement"`
+	Sets         []SetView     `json:"sets,omitempty"`
+	Patterns     []PatternView `json:"patterns"`
+	Sum          int           `json:"sum"`
+	Limit        string        `json:"limit,omitempty"`
+	Payment      string        `json:"payment"`
+	Alternatives []Alternative `json:"alternatives,omitempty"`
+	Rules        RulesView     `json:"rules"`
+	Notes        []string      `json:"notes,omitempty"`
+}
+
+// SetView is one set of the chosen arrangement.
+type SetView struct {
+	Tiles     string `json:"tiles"`
+	Kind      string `json:"kind"`
+	Open      bool   `json:"open"`
+	Concealed bool   `json:"concealed_triplet,omitempty"`
+	Winning   bool   `json:"winning_tile,omitempty"`
+}
+
+// PatternView is one counted pattern with its table number and the set
+// that earned it.
+type PatternView struct {
+	No     string `json:"no"`
+	Name   string `json:"name"`
+	Points int    `json:"points"`
+	Set    string `json:"set,omitempty"`
+}
+
+// Alternative is another arrangement and its value.
+type Alternative struct {
+	Arrangement string   `json:"arrangement"`
+	Value       int      `json:"value"`
+	Sum         int      `json:"sum"`
+	Patterns    []string `json:"patterns"`
+	Chosen      bool     `json:"chosen,omitempty"`
+}
+
+// RulesView names the rules applied.
+type RulesView struct {
+	Minimum       int  `json:"minimum"`
+	ChickenHand   bool `json:"chicken_hand"`
+	Limit         int  `json:"limit"`
+	UniformPayoff bool `json:"uniform_payoff"`
+}
+
+func (f *facts) result(e *eval, all []eval, pay payer) scoring.Result {
+	res := scoring.Result{OK: true, Value: e.value}
+	b := &Breakdown{
+		Arrangement: arrangement(&e.r), Sum: e.sum,
+		Rules: RulesView{Minimum: f.rules.Minimum, ChickenHand: f.rules.ChickenHand, Limit: f.rules.Limit, UniformPayoff: f.rules.UniformPayoff},
+	}
+	for i := 0; i < e.n; i++ {
+		it := e.items[i]
+		v := PatternView{No: it.p.No(), Name: it.p.Name(), Points: it.p.Points()}
+		if it.set >= 0 {
+			v.Set = setTiles(&e.r.sets[it.set])
+		}
+		b.Patterns = append(b.Patterns, v)
+		if e.single == 0 || it.p == e.single {
+			res.Patterns = append(res.Patterns, scoring.Pattern{Name: v.Name, Points: v.Points, Detail: v.Set})
+		}
+	}
+	switch {
+	case e.single != 0 && e.sum > e.single.Points():
+		b.Limit = fmt.Sprintf("%s is worth %d on its own, at least the %d limit: it counts alone", e.single.Name(), e.single.Points(), f.rules.Limit)
+	case e.capped:
+		b.Limit = fmt.Sprintf("the patterns add up to %d, above the %d limit: the hand is worth %d", e.sum, f.rules.Limit, f.rules.Limit)
+	}
+	if e.r.form == formRegular {
+		for i := range e.r.sets {
+			s := &e.r.sets[i]
+			b.Sets = append(b.Sets, SetView{Tiles: setTiles(s), Kind: s.kind.String(), Open: s.open, Concealed: s.triplet() && s.concealed, Winning: int(e.r.win) == i})
+		}
+	}
+	res.Points.Payments, b.Payment = f.payments(e.value, pay)
+	for _, p := range res.Points.Payments {
+		res.Points.Total += p.Amount
+	}
+	if len(all) > 1 {
+		for i := range all {
+			a := &all[i]
+			alt := Alternative{Arrangement: arrangement(&a.r), Value: a.value, Sum: a.sum, Chosen: a.r == e.r}
+			for j := 0; j < a.n; j++ {
+				alt.Patterns = append(alt.Patterns, a.items[j].p.Name())
+			}
+			b.Alternatives = append(b.Alternatives, alt)
+		}
+	}
+	if f.h.Renhou {
+		b.Notes = append(b.Notes, "renhou (win before one's first draw) is not a Zung Jung pattern: not scored")
+	}
+	if f.nineGates && !f.rules.NineGatesOnHeaven && f.h.Tenhou {
+		b.Notes = append(b.Notes, "Nine Gates is not counted in East's dealt hand: no tile was drawn (seed 004)")
+	}
+	res.Breakdown = b
+	return res
+}
+
+func setTiles(s *set) string {
+	t := []scoring.Tile{s.tile, s.tile, s.tile}
+	switch s.kind {
+	case scoring.Chow:
+		t = []scoring.Tile{s.tile, s.tile + 1, s.tile + 2}
+	case scoring.Kong:
+		t = append(t, s.tile)
+	}
+	return scoring.FormatTiles(t)
+}
+
+func arrangement(r *reading) string {
+	switch r.form {
+	case formThirteen:
+		return "thirteen terminals"
+	case formSevenPairs:
+		parts := make([]string, 0, 7)
+		for _, p := range r.pairs {
+			parts = append(parts, scoring.FormatTiles([]scoring.Tile{p, p}))
+		}
+		return "seven pairs: " + strings.Join(parts, " ")
+	}
+	parts := make([]string, 0, 5)
+	for i := range r.sets {
+		p := setTiles(&r.sets[i])
+		if r.sets[i].open {
+			p = "(" + p + ")"
+		}
+		parts = append(parts, p)
+	}
+	parts = append(parts, scoring.FormatTiles([]scoring.Tile{r.pair, r.pair}))
+	return strings.Join(parts, " ")
+}
