@@ -75,6 +75,9 @@ func cmdScore(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		concealed = append(concealed, w)
 	}
+	if *win == "" && len(concealed) > 0 {
+		*win = concealed[len(concealed)-1].String()
+	}
 	req := scoring.Request{
 		ID: "cli", Rules: *rules, Preset: *preset, Hand: scoring.FormatTiles(concealed), WinTile: *win,
 		Flowers: *flowers, Nuki: *nuki, DoraIndicators: *dora, UraDoraIndicators: *ura,
