@@ -1,0 +1,80 @@
+package mcr
+
+import (
+	"sort"
+
+	"mjscan/scoring"
+)
+
+// Rules is one edition of the MCR rules. Presets are values of it; the
+// request's options override single fields.
+type Rules struct {
+	Name string
+	// TwoConcealedKongs is the value of fan 53: 8 in the seed's table
+	// (World Mahjong Organization, 2014), 6 in the 1998/2006 rule book.
+	TwoConcealedKongs int
+	// Minimum is the points a hand needs, flowers not counted, to be
+	// declared a win.
+	Minimum int
+	// WinBonus is what every other player pays on top of the hand's value
+	// (the discarder pays value+bonus, the others the bonus).
+	WinBonus int
+	// Penalties for a false declaration of a win (seed 000): paid to each
+	// other player.
+	PenaltyBelowMinimum int
+	PenaltyIllegalHand  int
+}
+
+// Presets are the named rule sets.
+var Presets = map[string]Rules{
+	"default": {Name: "default", TwoConcealedKongs: 8, Minimum: 8, WinBonus: 8,
+		PenaltyBelowMinimum: 10, PenaltyIllegalHand: 20},
+	"mcr-2006": {Name: "mcr-2006", TwoConcealedKongs: 6, Minimum: 8, WinBonus: 8,
+		PenaltyBelowMinimum: 10, PenaltyIllegalHand: 20},
+}
+
+// PresetNames lists the presets in a stable order.
+func PresetNames() []string {
+	out := make([]string, 0, len(Presets))
+	for k := range Presets {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// RulesFor resolves a request's preset and options.
+func RulesFor(r *scoring.Request) (Rules, *scoring.Error) {
+	name := r.Preset
+	if name == "" {
+		name = "default"
+	}
+	rules, ok := Presets[name]
+	if !ok {
+		return rules, scoring.Errorf(scoring.CodeBadRequest, "unknown mcr preset %q: choose one of %v", name, PresetNames())
+	}
+	if len(r.Options) == 0 {
+		return rules, nil
+	}
+	for k := range r.Options {
+		switch k {
+		case "two_concealed_kongs", "minimum":
+		default:
+			return rules, scoring.Errorf(scoring.CodeBadRequest, "unknown mcr option %q: the options are two_concealed_kongs (6 or 8) and minimum", k)
+		}
+	}
+	var err *scoring.Error
+	if rules.TwoConcealedKongs, err = scoring.IntOption(r.Options, "two_concealed_kongs", rules.TwoConcealedKongs); err != nil {
+		return rules, err
+	}
+	if rules.TwoConcealedKongs != 6 && rules.TwoConcealedKongs != 8 {
+		return rules, scoring.Errorf(scoring.CodeBadRequest, "option two_concealed_kongs: want 6 (1998/2006 rule book) or 8 (2014 table), got %d", rules.TwoConcealedKongs)
+	}
+	if rules.Minimum, err = scoring.IntOption(r.Options, "minimum", rules.Minimum); err != nil {
+		return rules, err
+	}
+	if rules.Minimum < 0 || rules.Minimum > 88 {
+		return rules, scoring.Errorf(scoring.CodeBadRequest, "option minimum: want 0–88 points, got %d", rules.Minimum)
+	}
+	return rules, nil
+}
