@@ -141,3 +141,12 @@ func PatternByName(name string) (Pattern, bool) {
 	}
 	return 0, false
 }
+
+// PatternNames lists every pattern in table order.
+func PatternNames() []string {
+	out := make([]string, 0, numPatterns-1)
+	for p := Pattern(1); p < numPatterns; p++ {
+		out = append(out, patternTable[p].name)
+	}
+	return out
+}
