@@ -9,51 +9,51 @@ import "strings"
 type Pattern uint8
 
 const (
-	AllSequences Pattern = iota + 1 // 1.1
-	ConcealedHand                   // 1.2
-	NoTerminals                     // 1.3
-	MixedOneSuit                    // 2.1.1
-	PureOneSuit                     // 2.1.2
-	NineGates                       // 2.2
-	ValueHonor                      // 3.1, once per value set
-	SmallThreeDragons               // 3.2.1
-	BigThreeDragons                 // 3.2.2
-	SmallThreeWinds                 // 3.3.1
-	BigThreeWinds                   // 3.3.2
-	SmallFourWinds                  // 3.3.3
-	BigFourWinds                    // 3.3.4
-	AllHonors                       // 3.4
-	AllTriplets                     // 4.1
-	TwoConcealedTriplets            // 4.2.1
-	ThreeConcealedTriplets          // 4.2.2
-	FourConcealedTriplets           // 4.2.3
-	OneKong                         // 4.3.1
-	TwoKongs                        // 4.3.2
-	ThreeKongs                      // 4.3.3
-	FourKongs                       // 4.3.4
-	TwoIdenticalSequences           // 5.1.1
-	TwoIdenticalSequencesTwice      // 5.1.2
-	ThreeIdenticalSequences         // 5.1.3
-	FourIdenticalSequences          // 5.1.4
-	ThreeSimilarSequences           // 6.1
-	SmallThreeSimilarTriplets       // 6.2.1
-	ThreeSimilarTriplets            // 6.2.2
-	NineTileStraight                // 7.1
-	ThreeConsecutiveTriplets        // 7.2.1
-	FourConsecutiveTriplets         // 7.2.2
-	MixedLesserTerminals            // 8.1.1
-	PureLesserTerminals             // 8.1.2
-	MixedGreaterTerminals           // 8.1.3
-	PureGreaterTerminals            // 8.1.4
-	FinalDraw                       // 9.1.1
-	FinalDiscard                    // 9.1.2
-	WinOnKong                       // 9.2
-	RobbingAKong                    // 9.3
-	BlessingOfHeaven                // 9.4.1
-	BlessingOfEarth                 // 9.4.2
-	ThirteenTerminals               // 10.1
-	SevenPairs                      // 10.2
-	ChickenHand                     // Zung Jung only: a legal hand with no pattern
+	AllSequences               Pattern = iota + 1 // 1.1
+	ConcealedHand                                 // 1.2
+	NoTerminals                                   // 1.3
+	MixedOneSuit                                  // 2.1.1
+	PureOneSuit                                   // 2.1.2
+	NineGates                                     // 2.2
+	ValueHonor                                    // 3.1, once per value set
+	SmallThreeDragons                             // 3.2.1
+	BigThreeDragons                               // 3.2.2
+	SmallThreeWinds                               // 3.3.1
+	BigThreeWinds                                 // 3.3.2
+	SmallFourWinds                                // 3.3.3
+	BigFourWinds                                  // 3.3.4
+	AllHonors                                     // 3.4
+	AllTriplets                                   // 4.1
+	TwoConcealedTriplets                          // 4.2.1
+	ThreeConcealedTriplets                        // 4.2.2
+	FourConcealedTriplets                         // 4.2.3
+	OneKong                                       // 4.3.1
+	TwoKongs                                      // 4.3.2
+	ThreeKongs                                    // 4.3.3
+	FourKongs                                     // 4.3.4
+	TwoIdenticalSequences                         // 5.1.1
+	TwoIdenticalSequencesTwice                    // 5.1.2
+	ThreeIdenticalSequences                       // 5.1.3
+	FourIdenticalSequences                        // 5.1.4
+	ThreeSimilarSequences                         // 6.1
+	SmallThreeSimilarTriplets                     // 6.2.1
+	ThreeSimilarTriplets                          // 6.2.2
+	NineTileStraight                              // 7.1
+	ThreeConsecutiveTriplets                      // 7.2.1
+	FourConsecutiveTriplets                       // 7.2.2
+	MixedLesserTerminals                          // 8.1.1
+	PureLesserTerminals                           // 8.1.2
+	MixedGreaterTerminals                         // 8.1.3
+	PureGreaterTerminals                          // 8.1.4
+	FinalDraw                                     // 9.1.1
+	FinalDiscard                                  // 9.1.2
+	WinOnKong                                     // 9.2
+	RobbingAKong                                  // 9.3
+	BlessingOfHeaven                              // 9.4.1
+	BlessingOfEarth                               // 9.4.2
+	ThirteenTerminals                             // 10.1
+	SevenPairs                                    // 10.2
+	ChickenHand                                   // Zung Jung only: a legal hand with no pattern
 	numPatterns
 )
 

@@ -45,7 +45,11 @@ func TestPayments(t *testing.T) {
 		{"discard at or below par", small, nil, []pay{{"S", 10}, {"W", 10}, {"N", 10}}, 30},
 		{"uniform payoff preset", base, func(r *scoring.Request) { r.Preset = "zung-jung-uniform" },
 			[]pay{{"S", 60}, {"W", 60}, {"N", 60}}, 180},
-		{"wsm pays like Zung Jung", base, func(r *scoring.Request) { r.Rules = "wsm"; r.SeatWind = "S"; r.Extra = &scoring.RequestExt{Discarder: "E"} },
+		{"wsm pays like Zung Jung", base, func(r *scoring.Request) {
+			r.Rules = "wsm"
+			r.SeatWind = "S"
+			r.Extra = &scoring.RequestExt{Discarder: "E"}
+		},
 			[]pay{{"E", 130}, {"W", 25}, {"N", 25}}, 180},
 	}
 	for _, tc := range tests {
@@ -94,7 +98,11 @@ func TestBadRequests(t *testing.T) {
 		{"robbing a kong on a self-draw", func(r *scoring.Request) { r.Chankan, r.Tsumo = true, true }, scoring.CodeBadRequest},
 		{"win on kong without a kong", func(r *scoring.Request) { r.Rinshan, r.Tsumo = true, true }, scoring.CodeBadRequest},
 		{"heaven for South", func(r *scoring.Request) { r.Tenhou, r.Tsumo, r.SeatWind = true, true, "S" }, scoring.CodeBadRequest},
-		{"earth on a self-draw", func(r *scoring.Request) { r.Chiihou, r.Tsumo, r.SeatWind = true, true, "S"; r.Melds = nil; r.Hand = "234m456p678s55s777z" }, scoring.CodeBadRequest},
+		{"earth on a self-draw", func(r *scoring.Request) {
+			r.Chiihou, r.Tsumo, r.SeatWind = true, true, "S"
+			r.Melds = nil
+			r.Hand = "234m456p678s55s777z"
+		}, scoring.CodeBadRequest},
 		{"unknown preset", func(r *scoring.Request) { r.Preset = "nope" }, scoring.CodeBadRequest},
 		{"bad option", func(r *scoring.Request) { r.Options = map[string]any{"uniform_payoff": "maybe"} }, scoring.CodeBadRequest},
 		{"discarder is the winner", func(r *scoring.Request) { r.Extra = &scoring.RequestExt{Discarder: "E"} }, scoring.CodeBadRequest},
