@@ -1,0 +1,14 @@
+// Package tournament keeps the record of tournament play: games (every hand
+// in order, with the scored hand and its breakdown, honba, riichi sticks,
+// draws and penalties, and running scores that always balance), the end of
+// game scoring each rule set's tournaments use, the MSMC 2016 qualifier and
+// finals formats, standings across games (CSV) and MJAI export of riichi
+// games.
+//
+// Players are named by their original seat: seat 0 is the first dealer
+// (original East), then original South, West and North. Seat winds move
+// with the deal; the original seat never does, and it breaks ties (seed 000:
+// "the original dealer's score is considered to be higher than anyone he
+// ties with, then the original South, then West, and the original North
+// player loses all ties").
+package tournament
