@@ -20,7 +20,8 @@ const CardFormat = "mjscan-card/1"
 const (
 	maxCardBytes    = 1 << 20
 	maxCardHands    = 500
-	maxBindings     = 20_000 // variable bindings tried per card line
+	maxBindings     = 20_000  // variable bindings tried per card line
+	maxCardBindings = 100_000 // and over the whole card, so a supplied card stays cheap to match
 	handTiles       = 14
 	maxGroupsInHand = 14
 )
@@ -68,6 +69,7 @@ type Line struct {
 	suitVars          []string
 	dragonVars        []string
 	numVars           []string
+	nBindings         int
 }
 
 // Group is one group of a line.
@@ -148,6 +150,7 @@ func ParseCard(name string, data []byte) (*Card, error) {
 	}
 	c := &Card{Name: name, Title: f.Card}
 	ids := map[string]bool{}
+	bindings := 0
 	for i, lf := range f.Hands {
 		l, err := parseLine(lf)
 		if err != nil {
@@ -157,6 +160,9 @@ func ParseCard(name string, data []byte) (*Card, error) {
 			return nil, fmt.Errorf("card %s: hands[%d]: id %q is used twice", name, i, l.ID)
 		}
 		ids[l.ID] = true
+		if bindings += l.nBindings; bindings > maxCardBindings {
+			return nil, fmt.Errorf("card %s: its lines bind their variables in more than %d ways in all", name, maxCardBindings)
+		}
 		c.Lines = append(c.Lines, *l)
 	}
 	return c, nil
@@ -272,6 +278,7 @@ func parseLine(lf lineFile) (*Line, error) {
 	if n > maxBindings {
 		return nil, fmt.Errorf("%d ways to bind its variables; at most %d are tried", n, maxBindings)
 	}
+	l.nBindings = n
 	return l, nil
 }
 
