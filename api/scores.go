@@ -1,0 +1,197 @@
+package api
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"mjscan/scoring"
+	"mjscan/scoring/rulebook"
+)
+
+// ScoreResponse is the CONTRACT result (section 4) with the versions that
+// produced it.
+type ScoreResponse struct {
+	scoring.Result
+	Versions Versions `json:"versions"`
+}
+
+// versioned is implemented by an engine that versions its rule set apart
+// from the binary.
+type versioned interface{ Version() string }
+
+func (s *Server) scoreVersions(req *scoring.Request, res *scoring.Result) Versions {
+	v := s.versions()
+	v.Rules = req.Rules
+	v.Preset = res.Preset
+	if v.Preset == "" {
+		v.Preset = req.Preset
+	}
+	v.RuleSet = s.deps.Version
+	if e, ok := rulebook.Lookup(req.Rules); ok {
+		if ev, ok := e.(versioned); ok {
+			v.RuleSet = ev.Version()
+		}
+	}
+	return v
+}
+
+// readJSONBody reads a whole JSON body (bounded by the body limit).
+func readJSONBody(c echo.Context, what string) ([]byte, error) {
+	body, err := io.ReadAll(c.Request().Body)
+	if err != nil {
+		return nil, err
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return nil, problem(http.StatusBadRequest, scoring.CodeBadRequest, "the request body is empty: send "+what+" as JSON")
+	}
+	if ct := c.Request().Header.Get(echo.HeaderContentType); strings.HasPrefix(ct, "multipart/") {
+		return nil, problem(http.StatusUnsupportedMediaType, codeUnsupportedType, "send "+what+" as JSON (application/json), not as a form")
+	}
+	return body, nil
+}
+
+// decodeHandRequest reads a CONTRACT hand request and checks that its rule
+// set exists, so that the engines only see requests they can answer.
+func decodeHandRequest(body []byte) (*scoring.Request, *Problem) {
+	req, e := scoring.DecodeRequest(body)
+	if e != nil {
+		return nil, problem(http.StatusBadRequest, scoring.CodeBadRequest, jsonMessage(e.Message))
+	}
+	if p := checkRules(&req); p != nil {
+		return nil, p
+	}
+	return &req, nil
+}
+
+func checkRules(req *scoring.Request) *Problem {
+	if req.Rules == "" {
+		return problem(http.StatusBadRequest, scoring.CodeBadRequest, "say which rule set to score under: \"rules\" is one of "+strings.Join(rulebook.Names(), ", "))
+	}
+	if _, ok := rulebook.Lookup(req.Rules); !ok {
+		return problem(http.StatusBadRequest, scoring.CodeBadRequest, fmt.Sprintf("unknown rule set %q: choose one of %s", req.Rules, strings.Join(rulebook.Names(), ", ")))
+	}
+	return nil
+}
+
+// jsonMessage shortens Go's JSON errors to something a person can act on.
+func jsonMessage(msg string) string {
+	msg = strings.Replace(msg, "json: cannot unmarshal ", "a value has the wrong type: ", 1)
+	msg = strings.Replace(msg, " into Go struct field ", " for field ", 1)
+	msg = strings.Replace(msg, "Request.", "", 1)
+	msg = strings.Replace(msg, " of type ", ", which must be a ", 1)
+	return msg
+}
+
+// score runs one hand through its engine on the worker pool.
+func (s *Server) score(c echo.Context, req *scoring.Request) (scoring.Result, error) {
+	var res scoring.Result
+	err := s.work(c.Request().Context(), func() error {
+		start := time.Now()
+		res = rulebook.Score(req)
+		d := time.Since(start)
+		s.metrics.scoreTime.WithLabelValues(req.Rules).Observe(d.Seconds())
+		s.metrics.steps.WithLabelValues("score").Observe(d.Seconds())
+		outcome := "ok"
+		if res.Error != nil {
+			outcome = res.Error.Code
+		}
+		s.metrics.scores.WithLabelValues(req.Rules, outcome).Inc()
+		return nil
+	})
+	return res, err
+}
+
+// postScore: a hand request in, its result out. A hand that does not score
+// is a 422 problem whose members include the whole CONTRACT result.
+func (s *Server) postScore(c echo.Context) error {
+	body, err := readJSONBody(c, "a hand request")
+	if err != nil {
+		return err
+	}
+	req, p := decodeHandRequest(body)
+	if p != nil {
+		return p
+	}
+	res, err := s.score(c, req)
+	if err != nil {
+		return err
+	}
+	out := ScoreResponse{Result: res, Versions: s.scoreVersions(req, &res)}
+	if !res.OK {
+		e := res.Error
+		if e == nil {
+			e = scoring.Errorf(scoring.CodeNotAWin, "the hand does not score")
+			out.Error = e
+		}
+		p := problem(scoringStatus(e.Code), e.Code, e.Message)
+		p.Ext = out
+		return p
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// RuleSet describes one rule set for clients choosing one.
+type RuleSet struct {
+	Name    string   `json:"name"`
+	Presets []string `json:"presets"`
+	Version string   `json:"version"`
+}
+
+func (s *Server) getRules(c echo.Context) error {
+	var out struct {
+		Rules    []RuleSet `json:"rules"`
+		Versions Versions  `json:"versions"`
+	}
+	for _, name := range rulebook.Names() {
+		e, _ := rulebook.Lookup(name)
+		presets := append([]string(nil), e.Presets()...)
+		sort.Strings(presets)
+		v := s.deps.Version
+		if ev, ok := e.(versioned); ok {
+			v = ev.Version()
+		}
+		out.Rules = append(out.Rules, RuleSet{Name: name, Presets: presets, Version: v})
+	}
+	out.Versions = s.versions()
+	return c.JSON(http.StatusOK, out)
+}
+
+// Notation is an MPSZ string read into the CONTRACT request fields.
+type Notation struct {
+	Hand     string             `json:"hand"`
+	WinTile  string             `json:"win_tile"`
+	Melds    []scoring.MeldSpec `json:"melds"`
+	Tiles    []string           `json:"tiles"`
+	Versions Versions           `json:"versions"`
+}
+
+// getNotation reads ?mpsz= (melds after commas, as the CLI takes them) so
+// the web page's notation box shows exactly what the engines will see.
+func (s *Server) getNotation(c echo.Context) error {
+	q := c.QueryParam("mpsz")
+	if strings.TrimSpace(q) == "" {
+		return problem(http.StatusBadRequest, scoring.CodeBadRequest, "give the hand in ?mpsz=, e.g. 123m456p55s,666=z")
+	}
+	concealed, melds, err := scoring.ParseMPSZ(q)
+	if err != nil {
+		return problem(http.StatusBadRequest, scoring.CodeBadRequest, "notation: "+err.Error())
+	}
+	out := Notation{Hand: scoring.FormatTiles(concealed), Melds: []scoring.MeldSpec{}, Tiles: []string{}, Versions: s.versions()}
+	for _, t := range concealed {
+		out.Tiles = append(out.Tiles, scoring.FormatTiles([]scoring.Tile{t}))
+	}
+	if len(concealed) > 0 {
+		out.WinTile = out.Tiles[len(out.Tiles)-1]
+	}
+	for _, m := range melds {
+		out.Melds = append(out.Melds, scoring.MeldSpec{Type: m.Type.String(), Tiles: scoring.FormatTiles(m.Tiles), From: m.From.String()})
+	}
+	return c.JSON(http.StatusOK, out)
+}

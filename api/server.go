@@ -1,0 +1,204 @@
+// Package api is the HTTP service: scoring, verifying claimed scores,
+// reading photos, the phone web page, health and metrics. Everything that
+// knows about echo lives here; the engines and the recogniser do not.
+package api
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"mjscan/vision"
+)
+
+// Recognizer reads the tiles in one photo. The vision package provides the
+// real one; the service runs without it (scoring only) when it fails to load.
+type Recognizer interface {
+	Recognize(ctx context.Context, photo []byte) (*vision.Recognition, error)
+}
+
+// Modeled is implemented by a Recognizer that can name its model version.
+type Modeled interface {
+	ModelVersion() string
+}
+
+// Deps are what the service is built from, apart from its Config.
+type Deps struct {
+	// Version is the engine (binary) version.
+	Version string
+	// Recognizer may be nil: recognitions then answer 503 and /healthz says
+	// recognition is unavailable, with the reason in RecognizerError.
+	Recognizer      Recognizer
+	RecognizerError string
+	Log             *log.Logger
+}
+
+// Server is the HTTP service.
+type Server struct {
+	cfg     Config
+	deps    Deps
+	log     *log.Logger
+	echo    *echo.Echo
+	pool    *Pool
+	metrics *metrics
+	idem    *idempotency
+	health  *health
+}
+
+// New builds the service; it does not listen.
+func New(cfg Config, deps Deps) (*Server, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if deps.Log == nil {
+		deps.Log = log.New(io.Discard, "", 0)
+	}
+	if deps.Version == "" {
+		deps.Version = "dev"
+	}
+	s := &Server{cfg: cfg, deps: deps, log: deps.Log, pool: NewPool(cfg.Workers, cfg.Queue)}
+	s.metrics = newMetrics(s.pool)
+	s.idem = newIdempotency(cfg.IdempotencyTTL, cfg.IdempotencyEntries)
+	s.health = newHealth(s)
+
+	e := echo.New()
+	e.HideBanner, e.HidePort = true, true
+	e.HTTPErrorHandler = s.errorHandler
+	e.Use(s.metrics.middleware, s.recoverPanics, s.versionHeader, s.bodyLimit, s.deadline)
+	s.routes(e)
+	s.echo = e
+	return s, nil
+}
+
+// Handler is the API and web page.
+func (s *Server) Handler() http.Handler { return s.echo }
+
+// MetricsHandler serves Prometheus metrics; serve it on its own address.
+func (s *Server) MetricsHandler() http.Handler { return s.metrics.Handler() }
+
+// route is one served route; the OpenAPI test checks the list against the
+// document both ways.
+type route struct {
+	method, path string
+	handler      echo.HandlerFunc
+	mw           []echo.MiddlewareFunc
+}
+
+func (s *Server) routeList() []route {
+	upload := []echo.MiddlewareFunc{s.idem.middleware}
+	return []route{
+		{http.MethodGet, "/healthz", s.getHealth, nil},
+		{http.MethodGet, "/openapi.json", s.getOpenAPI, nil},
+		{http.MethodGet, "/v1/rules", s.getRules, nil},
+		{http.MethodGet, "/v1/notation", s.getNotation, nil},
+		{http.MethodPost, "/v1/scores", s.postScore, nil},
+		{http.MethodPost, "/v1/verify", s.postVerify, nil},
+		{http.MethodPost, "/v1/recognitions", s.postRecognition, upload},
+		{http.MethodPost, "/v1/snap-and-score", s.postSnapAndScore, upload},
+		{http.MethodGet, "/", s.getIndex, nil},
+		{http.MethodGet, "/web/*", s.getWeb, nil},
+	}
+}
+
+func (s *Server) routes(e *echo.Echo) {
+	for _, r := range s.routeList() {
+		e.Add(r.method, r.path, r.handler, r.mw...)
+	}
+}
+
+// Versions names what produced an answer; it rides in every JSON body and,
+// as Mjscan-Version, in every response header.
+type Versions struct {
+	API    string `json:"api"`
+	Engine string `json:"engine"`
+	Model  string `json:"model,omitempty"`
+	// Rules and RuleSet name the rule set used and its version, on answers
+	// that scored a hand.
+	Rules   string `json:"rules,omitempty"`
+	RuleSet string `json:"rule_set,omitempty"`
+	Preset  string `json:"preset,omitempty"`
+}
+
+func (s *Server) versions() Versions {
+	v := Versions{API: "v1", Engine: s.deps.Version}
+	if m, ok := s.deps.Recognizer.(Modeled); ok {
+		v.Model = m.ModelVersion()
+	}
+	return v
+}
+
+func (s *Server) versionHeader(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		v := s.versions()
+		h := "api=v1; engine=" + v.Engine
+		if v.Model != "" {
+			h += "; model=" + v.Model
+		}
+		c.Response().Header().Set("Mjscan-Version", h)
+		return next(c)
+	}
+}
+
+// bodyLimit refuses a declared oversize body at once and cuts off one that
+// grows past the limit while being read (http.MaxBytesError becomes 413).
+func (s *Server) bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		if r.ContentLength > s.cfg.BodyLimit {
+			return echo.ErrStatusRequestEntityTooLarge
+		}
+		r.Body = http.MaxBytesReader(c.Response(), r.Body, s.cfg.BodyLimit)
+		return next(c)
+	}
+}
+
+// deadline gives every request the configured time to be answered.
+func (s *Server) deadline(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		ctx, cancel := context.WithTimeout(c.Request().Context(), s.cfg.RequestTimeout)
+		defer cancel()
+		c.SetRequest(c.Request().WithContext(ctx))
+		return next(c)
+	}
+}
+
+func (s *Server) recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) (err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				s.log.Printf("panic: %s %s: %v", c.Request().Method, c.Request().URL.Path, p)
+				err = problem(http.StatusInternalServerError, codeInternal, "the service failed while handling this request; please report it with what you sent")
+			}
+		}()
+		return next(c)
+	}
+}
+
+// work runs fn on the worker pool and turns the pool's refusals into
+// problems: a full queue is 429, a passed deadline 503.
+func (s *Server) work(ctx context.Context, fn func() error) error {
+	err := s.pool.Do(ctx, fn)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, ErrBusy):
+		s.metrics.rejected.Inc()
+		p := problem(http.StatusTooManyRequests, codeBusy, "the service is busy with other hands; please try again in a moment")
+		p.RetryAfter = 1
+		return p
+	case errors.Is(err, context.DeadlineExceeded):
+		return problem(http.StatusServiceUnavailable, codeTimeout, "this took longer than the service allows ("+s.cfg.RequestTimeout.String()+"); please try again")
+	case errors.Is(err, context.Canceled):
+		// The client went away; nobody reads this answer.
+		return problem(499, codeTimeout, "the request was cancelled")
+	}
+	return err
+}
+
+// since is a small helper for step timings.
+func since(t time.Time) time.Duration { return time.Since(t) }

@@ -1,0 +1,232 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"mjscan/scoring"
+)
+
+// VerifyRequest is a hand and the score someone claimed for it: a referee's
+// question. Only the claimed fields are checked.
+type VerifyRequest struct {
+	Request *scoring.Request `json:"request"`
+	Claim   Claim            `json:"claim"`
+}
+
+// Claim is a claimed score. Riichi players claim points (and often han and
+// fu); MCR and Hong Kong players claim fan; Zung Jung, WSM and American
+// players claim a value; classical and Vietnamese players a score.
+type Claim struct {
+	Points  *int    `json:"points,omitempty"`
+	Han     *int    `json:"han,omitempty"`
+	Fu      *int    `json:"fu,omitempty"`
+	Yakuman *int    `json:"yakuman,omitempty"`
+	Limit   *string `json:"limit,omitempty"`
+	Fan     *int    `json:"fan,omitempty"`
+	Value   *int    `json:"value,omitempty"`
+	Score   *int    `json:"score,omitempty"`
+}
+
+// Check is one claimed field against the computed one.
+type Check struct {
+	Field    string `json:"field"`
+	Claimed  any    `json:"claimed"`
+	Computed any    `json:"computed"`
+	Agree    bool   `json:"agree"`
+}
+
+// Verdict answers a VerifyRequest: agree or not, why, and the evidence (the
+// computed result with its breakdown, every reading considered, and which
+// one pays most).
+type Verdict struct {
+	Agree   bool    `json:"agree"`
+	Summary string  `json:"summary"`
+	Checks  []Check `json:"checks"`
+	// MatchingReading is a reading other than the chosen one that the claim
+	// matches: the usual mistake is counting a lower-paying arrangement.
+	MatchingReading map[string]any   `json:"matching_reading,omitempty"`
+	HighestReading  map[string]any   `json:"highest_reading,omitempty"`
+	Alternatives    []map[string]any `json:"alternatives"`
+	Result          scoring.Result   `json:"result"`
+	Versions        Versions         `json:"versions"`
+}
+
+func (s *Server) postVerify(c echo.Context) error {
+	body, err := readJSONBody(c, `{"request": a hand request, "claim": the claimed score}`)
+	if err != nil {
+		return err
+	}
+	var vr VerifyRequest
+	if err := json.Unmarshal(body, &vr); err != nil {
+		return problem(http.StatusBadRequest, scoring.CodeBadRequest, "the request is not valid JSON for a verification: "+jsonMessage(err.Error()))
+	}
+	if vr.Request == nil {
+		return problem(http.StatusBadRequest, scoring.CodeBadRequest, `give the hand in "request" (a hand request, as for /v1/scores)`)
+	}
+	if p := checkRules(vr.Request); p != nil {
+		return p
+	}
+	checks := vr.Claim.fields()
+	if len(checks) == 0 {
+		return problem(http.StatusBadRequest, scoring.CodeBadRequest, `"claim" names nothing to check: give points, han, fu, yakuman, limit, fan, value or score`)
+	}
+	res, err := s.score(c, vr.Request)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, verdict(vr.Request, &vr.Claim, &res, s.scoreVersions(vr.Request, &res)))
+}
+
+// claimField is one claimed value and where the result keeps it.
+type claimField struct {
+	name    string
+	claimed any
+	// computed reads the field from the result; alt reads it from one
+	// reading of the breakdown (nil when readings do not carry it).
+	computed func(*scoring.Result) any
+	alt      string
+}
+
+func (cl *Claim) fields() []claimField {
+	var out []claimField
+	num := func(name string, v *int, get func(*scoring.Result) int, alt string) {
+		if v != nil {
+			out = append(out, claimField{name, *v, func(r *scoring.Result) any { return get(r) }, alt})
+		}
+	}
+	num("points", cl.Points, func(r *scoring.Result) int { return r.Points.Total }, "total")
+	num("han", cl.Han, func(r *scoring.Result) int { return r.Han }, "han")
+	num("fu", cl.Fu, func(r *scoring.Result) int { return r.Fu }, "fu")
+	num("yakuman", cl.Yakuman, func(r *scoring.Result) int { return r.Yakuman }, "yakuman")
+	num("fan", cl.Fan, func(r *scoring.Result) int { return r.Fan }, "fan")
+	num("value", cl.Value, func(r *scoring.Result) int { return r.Value }, "value")
+	num("score", cl.Score, func(r *scoring.Result) int { return r.Score }, "score")
+	if cl.Limit != nil {
+		out = append(out, claimField{"limit", *cl.Limit, func(r *scoring.Result) any { return r.Limit }, ""})
+	}
+	return out
+}
+
+func verdict(req *scoring.Request, cl *Claim, res *scoring.Result, v Versions) *Verdict {
+	out := &Verdict{Agree: true, Result: *res, Versions: v, Alternatives: []map[string]any{}}
+	for _, f := range cl.fields() {
+		got := f.computed(res)
+		ok := fmt.Sprint(got) == fmt.Sprint(f.claimed)
+		out.Checks = append(out.Checks, Check{Field: f.name, Claimed: f.claimed, Computed: got, Agree: ok})
+		out.Agree = out.Agree && ok
+	}
+	if !res.OK {
+		// A hand that does not score cannot earn a claimed score. (An
+		// MCR hand below 8 still reports its fan; agreeing on the count
+		// does not make it a win.)
+		out.Agree = false
+		msg := "the hand does not score"
+		if res.Error != nil {
+			msg = res.Error.Message
+		}
+		out.Summary = fmt.Sprintf("Disagree: under %s this hand does not score: %s.", req.Rules, strings.TrimSuffix(msg, "."))
+		out.Alternatives = readings(res)
+		return out
+	}
+	out.Alternatives = readings(res)
+	for _, a := range out.Alternatives {
+		if chosen, _ := a["chosen"].(bool); chosen {
+			out.HighestReading = a
+		}
+	}
+	if out.Agree {
+		out.Summary = fmt.Sprintf("Agree: %s.", describe(res))
+		return out
+	}
+	var wrong []string
+	for _, ch := range out.Checks {
+		if !ch.Agree {
+			wrong = append(wrong, fmt.Sprintf("%s claimed %v, computed %v", ch.Field, ch.Claimed, ch.Computed))
+		}
+	}
+	out.Summary = fmt.Sprintf("Disagree: %s. The hand is worth %s.", strings.Join(wrong, "; "), describe(res))
+	if m := matchReading(cl, out.Alternatives); m != nil {
+		out.MatchingReading = m
+		out.Summary += fmt.Sprintf(" The claim matches another reading of the hand (%v); the reading that pays most counts.", m["arrangement"])
+	}
+	return out
+}
+
+// readings lists the readings an engine's breakdown reports under
+// "alternatives", whatever the rule set's own fields are.
+func readings(res *scoring.Result) []map[string]any {
+	out := []map[string]any{}
+	if res.Breakdown == nil {
+		return out
+	}
+	raw, err := json.Marshal(res.Breakdown)
+	if err != nil {
+		return out
+	}
+	var b struct {
+		Alternatives []map[string]any `json:"alternatives"`
+	}
+	if json.Unmarshal(raw, &b) == nil && b.Alternatives != nil {
+		out = b.Alternatives
+	}
+	return out
+}
+
+// matchReading finds a reading that is not the chosen one and agrees with
+// every claimed field it carries.
+func matchReading(cl *Claim, alts []map[string]any) map[string]any {
+	fields := cl.fields()
+	for _, a := range alts {
+		if chosen, _ := a["chosen"].(bool); chosen {
+			continue
+		}
+		matched, all := 0, true
+		for _, f := range fields {
+			if f.alt == "" {
+				continue
+			}
+			got, ok := a[f.alt]
+			if !ok {
+				continue
+			}
+			matched++
+			if fmt.Sprint(got) != fmt.Sprint(f.claimed) {
+				all = false
+			}
+		}
+		if matched > 0 && all {
+			return a
+		}
+	}
+	return nil
+}
+
+// describe says what a scored hand is worth in the rule set's own terms.
+func describe(r *scoring.Result) string {
+	var parts []string
+	switch {
+	case r.Yakuman > 0:
+		parts = append(parts, fmt.Sprintf("%d× yakuman", r.Yakuman))
+	case r.Han > 0:
+		parts = append(parts, fmt.Sprintf("%d han %d fu", r.Han, r.Fu))
+	}
+	if r.Limit != "" && r.Yakuman == 0 {
+		parts = append(parts, r.Limit)
+	}
+	if r.Fan > 0 {
+		parts = append(parts, fmt.Sprintf("%d fan", r.Fan))
+	}
+	if r.Value > 0 {
+		parts = append(parts, fmt.Sprintf("value %d", r.Value))
+	}
+	if r.Score > 0 {
+		parts = append(parts, fmt.Sprintf("score %d", r.Score))
+	}
+	parts = append(parts, fmt.Sprintf("%d points in all", r.Points.Total))
+	return strings.Join(parts, ", ")
+}
