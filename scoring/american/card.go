@@ -264,19 +264,19 @@ func parseLine(lf lineFile) (*Line, error) {
 			return nil, fmt.Errorf("numbers[%q]: no tile uses this number variable", v)
 		}
 	}
-	n := 1
+	n := 1 // ways to bind the variables, counted only up to the bound
 	for range l.suitVars {
-		n *= 3
+		n = min(n*3, maxBindings+1)
 	}
 	for range l.dragonVars {
-		n *= 3
+		n = min(n*3, maxBindings+1)
 	}
 	for _, v := range l.numVars {
 		r := l.Numbers[v]
-		n *= r[1] - r[0] + 1
+		n = min(n*(r[1]-r[0]+1), maxBindings+1)
 	}
 	if n > maxBindings {
-		return nil, fmt.Errorf("%d ways to bind its variables; at most %d are tried", n, maxBindings)
+		return nil, fmt.Errorf("more than %d ways to bind its variables", maxBindings)
 	}
 	l.nBindings = n
 	return l, nil
