@@ -7,10 +7,10 @@ type Breakdown struct {
 	Form        string `json:"form,omitempty"`
 	Arrangement string `json:"arrangement,omitempty"`
 	// Notation is the hand in the MCR tools' bracket notation.
-	Notation string `json:"mcr_notation"`
-	Points   int    `json:"points_without_flowers"`
-	Flowers  int    `json:"flowers"`
-	Minimum  int    `json:"minimum"`
+	Notation string    `json:"mcr_notation"`
+	Points   int       `json:"points_without_flowers"`
+	Flowers  int       `json:"flowers"`
+	Minimum  int       `json:"minimum"`
 	Fans     []FanView `json:"fans,omitempty"`
 	// Alternatives are the other readings of the hand, for a referee.
 	Alternatives []Alternative `json:"alternatives,omitempty"`

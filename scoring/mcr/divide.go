@@ -55,20 +55,19 @@ type divisions struct {
 	n int
 }
 
-// eigen orders sets the way the reference search does, so arrangements
-// come out in the same order and ties resolve the same way.
-func eigen(a, b, c tile) uint32 { return uint32(a)<<16 | uint32(b)<<8 | uint32(c) }
-
 // divide finds every way to split the concealed tiles into the sets the
 // melds leave open plus a pair. Sets are taken in ascending order (a pung
 // before the chow starting on the same tile), so each arrangement is found
 // once. tab is restored before divide returns.
 func divide(tab *counts, fixed int, work *division, out *divisions) {
 	out.n = 0
-	divideFrom(tab, fixed, 0, 0, work, out)
+	divideFrom(tab, fixed, 0, 0, true, work, out)
 }
 
-func divideFrom(tab *counts, fixed, step int, prev uint32, work *division, out *divisions) {
+// divideFrom places set number fixed+step. Sets go in ascending order:
+// the next set starts at allTiles[from] or later, and a pung on that same
+// tile is allowed only before any set has been placed there (pungOK).
+func divideFrom(tab *counts, fixed, step, from int, pungOK bool, work *division, out *divisions) {
 	idx := fixed + step
 	if idx == 4 {
 		// What is left must be the pair.
@@ -81,29 +80,26 @@ func divideFrom(tab *counts, fixed, step int, prev uint32, work *division, out *
 		}
 		return
 	}
-	for _, t := range allTiles {
+	for i := from; i < len(allTiles); i++ {
+		t := allTiles[i]
 		if tab[t] == 0 {
 			continue
 		}
-		if tab[t] > 2 {
-			if e := eigen(t, t, t); e > prev {
-				work.packs[idx] = pack{kind: kindPung, tile: t}
-				tab[t] -= 3
-				divideFrom(tab, fixed, step+1, e, work, out)
-				tab[t] += 3
-			}
+		if tab[t] > 2 && (i > from || pungOK) {
+			work.packs[idx] = pack{kind: kindPung, tile: t}
+			tab[t] -= 3
+			divideFrom(tab, fixed, step+1, i, false, work, out)
+			tab[t] += 3
 		}
-		if t.numbered() && t.rank() < 8 && tab[t+1] > 0 && tab[t+2] > 0 {
-			if e := eigen(t, t+1, t+2); e >= prev {
-				work.packs[idx] = pack{kind: kindChow, tile: t + 1}
-				tab[t]--
-				tab[t+1]--
-				tab[t+2]--
-				divideFrom(tab, fixed, step+1, e, work, out)
-				tab[t]++
-				tab[t+1]++
-				tab[t+2]++
-			}
+		if i < 27 && t.rank() < 8 && tab[t+1] > 0 && tab[t+2] > 0 {
+			work.packs[idx] = pack{kind: kindChow, tile: t + 1}
+			tab[t]--
+			tab[t+1]--
+			tab[t+2]--
+			divideFrom(tab, fixed, step+1, i, false, work, out)
+			tab[t]++
+			tab[t+1]++
+			tab[t+2]++
 		}
 	}
 }

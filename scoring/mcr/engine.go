@@ -81,9 +81,9 @@ func score(hi *handInput, rules *Rules, r *scoring.Request, explain bool) scorin
 	ev := evaluator{in: &hi.input, rules: rules}
 	var best reading
 	var seen []reading
-	var collect func(*reading)
+	var collect *[]reading
 	if explain {
-		collect = func(x *reading) { seen = append(seen, *x) }
+		collect = &seen
 	}
 	if !ev.evaluate(&best, collect) {
 		res := scoring.Result{Error: scoring.Errorf(scoring.CodeNotAWin,

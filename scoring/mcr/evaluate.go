@@ -75,7 +75,7 @@ func (ev *evaluator) value(ft *fanTable) int {
 // the reference calculator: the first found, unless a later one holds a
 // Pure Triple Chow or a Triple Pung, or the hand is also seven pairs.
 // seen, when not nil, receives every reading considered.
-func (ev *evaluator) evaluate(best *reading, seen func(r *reading)) bool {
+func (ev *evaluator) evaluate(best *reading, seen *[]reading) bool {
 	in := ev.in
 	ev.stand = in.standing
 	ev.flags = in.flags
@@ -122,7 +122,7 @@ func (ev *evaluator) evaluate(best *reading, seen func(r *reading)) bool {
 		*best = special
 		found = true
 		if seen != nil {
-			seen(&special)
+			*seen = append(*seen, special)
 		}
 	}
 	if maxFan != 0 && special.fans[SevenPairs] == 0 {
@@ -143,7 +143,7 @@ func (ev *evaluator) evaluate(best *reading, seen func(r *reading)) bool {
 		ev.regularFans(&cur.packs, unique, &cur.fans)
 		cur.total = ev.value(&cur.fans)
 		if seen != nil {
-			seen(&cur)
+			*seen = append(*seen, cur)
 		}
 		if cur.total > maxFan {
 			maxFan = cur.total
@@ -312,7 +312,7 @@ func (ev *evaluator) knittedStraight(ft *fanTable, out *[5]pack) bool {
 		work.packs[3] = in.fixed[0]
 	}
 	var res divisions
-	divideFrom(&rest, in.nFixed+3, 0, 0, &work, &res)
+	divideFrom(&rest, in.nFixed+3, 0, 0, true, &work, &res)
 	if res.n != 1 {
 		return false
 	}

@@ -9,20 +9,20 @@ import (
 // Rules is one edition of the MCR rules. Presets are values of it; the
 // request's options override single fields.
 type Rules struct {
-	Name string
+	Name string `json:"name"`
 	// TwoConcealedKongs is the value of fan 53: 8 in the seed's table
 	// (World Mahjong Organization, 2014), 6 in the 1998/2006 rule book.
-	TwoConcealedKongs int
+	TwoConcealedKongs int `json:"two_concealed_kongs"`
 	// Minimum is the points a hand needs, flowers not counted, to be
 	// declared a win.
-	Minimum int
+	Minimum int `json:"minimum"`
 	// WinBonus is what every other player pays on top of the hand's value
 	// (the discarder pays value+bonus, the others the bonus).
-	WinBonus int
+	WinBonus int `json:"win_bonus"`
 	// Penalties for a false declaration of a win (seed 000): paid to each
 	// other player.
-	PenaltyBelowMinimum int
-	PenaltyIllegalHand  int
+	PenaltyBelowMinimum int `json:"penalty_below_minimum"`
+	PenaltyIllegalHand  int `json:"penalty_illegal_hand"`
 }
 
 // Presets are the named rule sets.

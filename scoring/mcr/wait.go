@@ -8,7 +8,21 @@ package mcr
 // tile was already taken out (a knitted straight): the reference behaves
 // the same way with its own unsigned counts, and the corpora rest on it.
 
-type waitSet [tableSize]bool
+// waitSet collects the kinds waited on; two are enough to know the wait
+// is not unique, so the search stops there.
+type waitSet struct {
+	on [tableSize]bool
+	n  int
+}
+
+func (w *waitSet) add(t tile) {
+	if !w.on[t] {
+		w.on[t] = true
+		w.n++
+	}
+}
+
+func (w *waitSet) done() bool { return w.n > 1 }
 
 // uniqueWait reports whether the n concealed tiles other than the winning
 // tile waited on exactly one kind.
@@ -18,18 +32,9 @@ func uniqueWait(tab *counts, n int, win tile) bool {
 	if n == 13 {
 		sevenPairsWaits(tab, &w)
 	}
-	regularWaits(tab, n, 0, &w)
+	regularWaits(tab, n, 0, true, &w)
 	tab[win]++
-	found := false
-	for _, t := range allTiles {
-		if w[t] {
-			if found {
-				return false
-			}
-			found = true
-		}
-	}
-	return found
+	return w.n == 1
 }
 
 func sevenPairsWaits(tab *counts, w *waitSet) {
@@ -47,7 +52,7 @@ func sevenPairsWaits(tab *counts, w *waitSet) {
 	}
 	for _, t := range allTiles {
 		if tab[t] == 1 || tab[t] == 3 {
-			w[t] = true
+			w.add(t)
 			return
 		}
 	}
@@ -61,33 +66,38 @@ func partialWaits(tab *counts, w *waitSet) {
 			continue
 		}
 		if tab[t] > 1 {
-			w[t] = true
+			w.add(t)
 			return
 		}
 		if t.numbered() {
 			r := t.rank()
 			if r > 1 && tab[t-1] > 0 {
 				if r < 9 {
-					w[t+1] = true
+					w.add(t + 1)
 				}
 				if r > 2 {
-					w[t-2] = true
+					w.add(t - 2)
 				}
 				return
 			}
 			if r > 2 && tab[t-2] > 0 {
-				w[t-1] = true
+				w.add(t - 1)
 				return
 			}
 		}
 	}
 }
 
-func regularWaits(tab *counts, n int, prev uint32, w *waitSet) {
+// regularWaits strips sets in ascending order (see divideFrom) down to
+// four tiles (a pair and a partial set, or a set and a single tile) or one.
+func regularWaits(tab *counts, n, from int, pungOK bool, w *waitSet) {
+	if w.done() {
+		return
+	}
 	if n == 1 {
 		for _, t := range allTiles {
 			if tab[t] == 1 {
-				w[t] = true
+				w.add(t)
 				return
 			}
 		}
@@ -103,27 +113,24 @@ func regularWaits(tab *counts, n int, prev uint32, w *waitSet) {
 			tab[t] += 2
 		}
 	}
-	for _, t := range allTiles {
+	for i := from; i < len(allTiles) && !w.done(); i++ {
+		t := allTiles[i]
 		if tab[t] < 1 {
 			continue
 		}
-		if tab[t] > 2 {
-			if e := eigen(t, t, t); e > prev {
-				tab[t] -= 3
-				regularWaits(tab, n-3, e, w)
-				tab[t] += 3
-			}
+		if tab[t] > 2 && (i > from || pungOK) {
+			tab[t] -= 3
+			regularWaits(tab, n-3, i, false, w)
+			tab[t] += 3
 		}
-		if t.numbered() && t.rank() < 8 && tab[t+1] > 0 && tab[t+2] > 0 {
-			if e := eigen(t, t+1, t+2); e >= prev {
-				tab[t]--
-				tab[t+1]--
-				tab[t+2]--
-				regularWaits(tab, n-3, e, w)
-				tab[t]++
-				tab[t+1]++
-				tab[t+2]++
-			}
+		if i < 27 && t.rank() < 8 && tab[t+1] > 0 && tab[t+2] > 0 {
+			tab[t]--
+			tab[t+1]--
+			tab[t+2]--
+			regularWaits(tab, n-3, i, false, w)
+			tab[t]++
+			tab[t+1]++
+			tab[t+2]++
 		}
 	}
 }
