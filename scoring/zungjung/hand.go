@@ -50,6 +50,13 @@ type facts struct {
 	simples   bool // every tile 2–8
 	termHon   bool // every tile a terminal or an honor
 	nineGates bool // 2.2: the 13 tiles before the winning tile are 1112345678999 of one suit
+
+	// penalty counts the concealed tiles that are penalty tiles (seed 004:
+	// tiles exposed illegally, or after a false win). They may form only
+	// concealed sets: a claimed discard cannot complete a set or the pair
+	// with them.
+	penalty    scoring.Counts
+	hasPenalty bool
 }
 
 func newFacts(h *scoring.Hand, rules *Rules) *facts {
@@ -115,14 +122,15 @@ func isNineGatesWait(h *scoring.Hand) bool {
 // readings calls fn for every arrangement of the winning hand.
 func (f *facts) readings(fn func(r *reading)) {
 	c := scoring.CountOf(f.h.Concealed)
+	orig := c // Divisions takes tiles out of c while it works
 	if f.nMelds == 0 {
-		if scoring.IsThirteenOrphans(&c) {
+		if scoring.IsThirteenOrphans(&c) && f.pairOK(&c) {
 			fn(&reading{form: formThirteen, win: -1})
 		}
 		// Four alike may be two pairs, as long as they were not declared
 		// as a kong (seed 000); a declared kong is a meld, so the hand
 		// would not be fourteen concealed tiles.
-		if scoring.IsSevenPairs(&c, true) {
+		if scoring.IsSevenPairs(&c, true) && f.pairOK(&c) {
 			r := reading{form: formSevenPairs, win: -1}
 			n := 0
 			for t := scoring.Tile(0); t < scoring.NumKinds; t++ {
@@ -156,7 +164,7 @@ func (f *facts) readings(fn func(r *reading)) {
 		// it, or the pair. A triplet completed by a claimed discard is not
 		// concealed (ZJ 4.2), but the winner may place the tile elsewhere.
 		for i := 0; i < d.N; i++ {
-			if !d.Sets[i].Contains(f.win) || seenBefore(&r, i) {
+			if !d.Sets[i].Contains(f.win) || seenBefore(&r, i) || !f.setOK(&orig, d.Sets[i]) {
 				continue
 			}
 			keep := r.sets[i].concealed
@@ -167,7 +175,7 @@ func (f *facts) readings(fn func(r *reading)) {
 			fn(&r)
 			r.sets[i].concealed = keep
 		}
-		if d.Pair == f.win {
+		if d.Pair == f.win && f.pairOK(&orig) {
 			r.win = -1
 			fn(&r)
 		}
@@ -182,4 +190,43 @@ func seenBefore(r *reading, i int) bool {
 		}
 	}
 	return false
+}
+
+// free is how many tiles of kind k in the concealed counts c (winning tile
+// included) are neither the winning discard itself nor penalty tiles.
+func (f *facts) free(c *scoring.Counts, k scoring.Tile) int {
+	n := int(c[k]) - int(f.penalty[k])
+	if k == f.win {
+		n--
+	}
+	return n
+}
+
+// setOK reports whether a claimed winning discard may complete set s:
+// its other tiles must not be penalty tiles (seed 004: "penalty tiles …
+// cannot be melded (including melding when winning on discard) into an
+// exposed sequence, an exposed triplet").
+func (f *facts) setOK(c *scoring.Counts, s scoring.Set) bool {
+	if !f.hasPenalty || f.h.Tsumo {
+		return true
+	}
+	if s.Kind == scoring.Chow {
+		for t := s.Tile; t < s.Tile+3; t++ {
+			if t != f.win && f.free(c, t) < 1 {
+				return false
+			}
+		}
+		return true
+	}
+	return f.free(c, f.win) >= 2
+}
+
+// pairOK reports whether a claimed winning discard may pair with a tile of
+// the hand: "and may not form the pair of exposed eyes with a discarded
+// tile when winning" (seed 004).
+func (f *facts) pairOK(c *scoring.Counts) bool {
+	if !f.hasPenalty || f.h.Tsumo || c[f.win] < 2 {
+		return true
+	}
+	return f.free(c, f.win) >= 1
 }

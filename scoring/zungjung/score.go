@@ -30,11 +30,11 @@ func (e Engine) Score(r *scoring.Request) scoring.Result {
 	if err != nil {
 		return scoring.Fail(r, err)
 	}
-	pay, err := payerFor(r, h)
+	play, err := playFor(r, h)
 	if err != nil {
 		return scoring.Fail(r, err)
 	}
-	res := Score(h, &rules, pay)
+	res := Score(h, &rules, play)
 	res.ID, res.Rules, res.Preset = r.ID, r.Rules, rules.Name
 	return res
 }
@@ -91,12 +91,16 @@ func hasKong(h *scoring.Hand) bool {
 	return false
 }
 
-// Score scores a parsed hand; pay says who pays as the discarder.
-func Score(h *scoring.Hand, rules *Rules, pay payer) scoring.Result {
+// Score scores a parsed hand under the facts of play p.
+func Score(h *scoring.Hand, rules *Rules, p Play) scoring.Result {
 	if e := Check(h); e != nil {
 		return scoring.Result{Error: e}
 	}
+	if e := checkPenalty(h, p.Penalty); e != nil {
+		return scoring.Result{Error: e}
+	}
 	f := newFacts(h, rules)
+	f.penalty, f.hasPenalty = scoring.CountOf(p.Penalty), len(p.Penalty) > 0
 	var best, cur eval
 	var all []eval
 	found := false
@@ -108,9 +112,18 @@ func Score(h *scoring.Hand, rules *Rules, pay payer) scoring.Result {
 		}
 	})
 	if !found {
-		return notAWin(h)
+		if f.hasPenalty && !h.Tsumo {
+			f.hasPenalty = false
+			won := false
+			f.readings(func(*reading) { won = true })
+			if won {
+				return scoring.Result{Error: scoring.Errorf(scoring.CodeNotAWin,
+					"the hand would be complete, but the winning discard could only complete a set or the pair with penalty tiles, which may form only concealed sets (seed 004): claiming it is a false win")}
+			}
+		}
+		return notAWin(h, rules)
 	}
-	res := f.result(&best, all, pay)
+	res := f.result(&best, all, p)
 	if best.value < rules.Minimum || best.n == 0 {
 		res.OK = false
 		res.Points = scoring.Points{}
@@ -144,7 +157,11 @@ func Evaluate(h *scoring.Hand, rules *Rules) (value int, err *scoring.Error) {
 	return best.value, nil
 }
 
-func notAWin(h *scoring.Hand) scoring.Result {
+func notAWin(h *scoring.Hand, rules *Rules) scoring.Result {
+	falseWin := ""
+	if rules.Minimum > 0 {
+		falseWin = " (in the World Series, declaring it is a false win: the exposed tiles become penalty tiles)"
+	}
 	c := h.Counts()
 	c[h.Win.Kind()]--
 	melds := len(h.Melds)
@@ -152,10 +169,10 @@ func notAWin(h *scoring.Hand) scoring.Result {
 	if sh == 0 {
 		waits := scoring.FormatTiles(scoring.Waits(&c))
 		return scoring.Result{Shanten: &sh, Waits: waits, Error: scoring.Errorf(scoring.CodeNotAWin,
-			"the hand is not complete with %s: it is neither four sets and a pair, nor Seven Pairs, nor Thirteen Terminals; without it the hand waits on %s", h.Win, waits)}
+			"the hand is not complete with %s: it is neither four sets and a pair, nor Seven Pairs, nor Thirteen Terminals; without it the hand waits on %s%s", h.Win, waits, falseWin)}
 	}
 	return scoring.Result{Shanten: &sh, Error: scoring.Errorf(scoring.CodeNotAWin,
-		"the hand is not complete: it is neither four sets and a pair, nor Seven Pairs, nor Thirteen Terminals (without %s it is %d tile(s) from ready)", h.Win, sh)}
+		"the hand is not complete: it is neither four sets and a pair, nor Seven Pairs, nor Thirteen Terminals (without %s it is %d tile(s) from ready)%s", h.Win, sh, falseWin)}
 }
 
 // Breakdown explains a Zung Jung result.
@@ -206,7 +223,7 @@ type RulesView struct {
 	UniformPayoff bool `json:"uniform_payoff"`
 }
 
-func (f *facts) result(e *eval, all []eval, pay payer) scoring.Result {
+func (f *facts) result(e *eval, all []eval, pay Play) scoring.Result {
 	res := scoring.Result{OK: true, Value: e.value}
 	b := &Breakdown{
 		Arrangement: arrangement(&e.r), Sum: e.sum,
@@ -248,6 +265,9 @@ func (f *facts) result(e *eval, all []eval, pay payer) scoring.Result {
 			}
 			b.Alternatives = append(b.Alternatives, alt)
 		}
+	}
+	if len(pay.Penalty) > 0 {
+		b.Notes = append(b.Notes, fmt.Sprintf("penalty tiles %s may form only concealed sets: the winning discard completes a set or pair without them (seed 004)", scoring.FormatTiles(pay.Penalty)))
 	}
 	if f.h.Renhou {
 		b.Notes = append(b.Notes, "renhou (win before one's first draw) is not a Zung Jung pattern: not scored")
