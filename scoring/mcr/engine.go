@@ -49,11 +49,7 @@ func (Engine) Score(r *scoring.Request) scoring.Result {
 func parseRequest(r *scoring.Request, hi *handInput) *scoring.Error {
 	switch r.Notation {
 	case "", "contract":
-		h, err := scoring.ParseHand(r)
-		if err != nil {
-			return err
-		}
-		return buildInput(hi, h.Concealed, h.Win, h.Melds, h.Flowers, r)
+		return parseContract(r, hi)
 	case "mcr":
 		return parseMCRRequest(r, hi)
 	}
@@ -101,8 +97,10 @@ func score(hi *handInput, rules *Rules, r *scoring.Request, explain bool) scorin
 		res.OK = false
 		res.Error = scoring.Errorf(scoring.CodeBelowMinimum,
 			"the hand scores %d points without flowers; a win needs at least %d", best.total, rules.Minimum)
-	} else {
+	} else if explain {
 		res.Points.Total, res.Points.Payments = Payments(rules, res.Fan, hi.flags&flagSelfDrawn != 0, scoring.Wind(hi.seat), discarder(r))
+	} else {
+		res.Points.Total = PointsTotal(rules, res.Fan, hi.flags&flagSelfDrawn != 0)
 	}
 	if explain {
 		res.Breakdown = explainReading(hi, rules, &ev, &best, seen)

@@ -17,7 +17,10 @@ func Payments(rules *Rules, value int, selfDrawn bool, seat scoring.Wind, discar
 		}
 		return 3 * full, out
 	}
-	d, err := scoring.ParseWind(discarder)
+	d, err := scoring.WindEast, error(nil)
+	if discarder != "" {
+		d, err = scoring.ParseWind(discarder)
+	}
 	if discarder == "" || err != nil || d == seat {
 		out = append(out,
 			scoring.Payment{From: "discarder", Amount: full},
@@ -35,6 +38,14 @@ func Payments(rules *Rules, value int, selfDrawn bool, seat scoring.Wind, discar
 		}
 	}
 	return full + 2*rules.WinBonus, out
+}
+
+// PointsTotal is what the winner of a value-point hand receives in all.
+func PointsTotal(rules *Rules, value int, selfDrawn bool) int {
+	if selfDrawn {
+		return 3 * (value + rules.WinBonus)
+	}
+	return value + 3*rules.WinBonus
 }
 
 // FalseWin is why a declared win is refused.
