@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"mjscan/scoring"
+	"mjscan/scoring/rulebook"
 	"mjscan/vision"
 )
 
@@ -200,3 +201,5 @@ func handRecognition() vision.Recognition {
 }
 
 var scoringRequestForFake = scoring.Request{Hand: "234m345p456s678s55p", WinTile: "8s"}
+
+func rulebookScore(r *scoring.Request) scoring.Result { return rulebook.Score(r) }

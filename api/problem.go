@@ -156,7 +156,7 @@ func echoProblem(he *echo.HTTPError, limit int64) *Problem {
 	case http.StatusMethodNotAllowed:
 		return problem(he.Code, codeMethod, "this address does not answer that method; see /openapi.json for the API")
 	case http.StatusRequestEntityTooLarge:
-		return problem(he.Code, codeTooLarge, fmt.Sprintf("the upload is larger than %d MB: send a smaller photo", limit>>20))
+		return problem(he.Code, codeTooLarge, fmt.Sprintf("the upload is larger than %s: send a smaller photo", sizeText(limit)))
 	case http.StatusUnsupportedMediaType:
 		return problem(he.Code, codeUnsupportedType, "send JSON (application/json) or, for photos, multipart/form-data")
 	case http.StatusServiceUnavailable:
@@ -170,4 +170,12 @@ func echoProblem(he *echo.HTTPError, limit int64) *Problem {
 		msg = s
 	}
 	return problem(he.Code, scoring.CodeBadRequest, msg)
+}
+
+// sizeText writes a byte count the way people say it.
+func sizeText(n int64) string {
+	if n >= 1<<20 {
+		return fmt.Sprintf("%g MB", float64(n*10>>20)/10)
+	}
+	return fmt.Sprintf("%d KB", n>>10)
 }

@@ -147,7 +147,7 @@ func TestScoreErrors(t *testing.T) {
 		{"too many copies", `{"rules":"riichi","hand":"11111m345p456s678s","win_tile":"8s","seat_wind":"S","round_wind":"E"}`, 422, scoring.CodeTooManyCopies, ""},
 		{"wrong tile count", `{"rules":"riichi","hand":"234m345p456s678s5p","win_tile":"8s","seat_wind":"S","round_wind":"E"}`, 422, scoring.CodeWrongTileCount, ""},
 		{"too many tiles", `{"rules":"riichi","hand":"234m345p456s678s55p11z","win_tile":"8s","seat_wind":"S","round_wind":"E"}`, 422, scoring.CodeWrongTileCount, ""},
-		{"too big", `{"rules":"riichi","hand":"` + strings.Repeat("1", 100<<10) + `"}`, 413, codeTooLarge, "MB"},
+		{"too big", `{"rules":"riichi","hand":"` + strings.Repeat("1", 100<<10) + `"}`, 413, codeTooLarge, "64 KB"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -1,0 +1,259 @@
+package api
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"image"
+	"image/png"
+	"mime/multipart"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"mjscan/scoring"
+	"mjscan/vision"
+)
+
+// pngHeader is a PNG whose header claims w×h pixels and holds no image
+// data: the megapixel check must refuse it from the header alone.
+func pngHeader(w, h uint32) []byte {
+	var b bytes.Buffer
+	b.WriteString("\x89PNG\r\n\x1a\n")
+	ihdr := make([]byte, 13)
+	binary.BigEndian.PutUint32(ihdr[0:], w)
+	binary.BigEndian.PutUint32(ihdr[4:], h)
+	ihdr[8], ihdr[9] = 8, 2 // 8-bit RGB
+	binary.Write(&b, binary.BigEndian, uint32(len(ihdr)))
+	chunk := append([]byte("IHDR"), ihdr...)
+	b.Write(chunk)
+	binary.Write(&b, binary.BigEndian, crc32.ChecksumIEEE(chunk))
+	return b.Bytes()
+}
+
+func TestRecognition(t *testing.T) {
+	fake := &fakeRecognizer{rec: handRecognition()}
+	_, ts := newTestServer(t, fake, nil)
+	a := postPhoto(t, ts.URL+"/v1/recognitions", samplePhoto(t), map[string]string{"id": "p1"}, "")
+	if a.status != 200 {
+		t.Fatalf("%d %s", a.status, a.body)
+	}
+	if a.str("id") != "p1" || a.json["ok"] != true || len(a.json["tiles"].([]any)) != 14 {
+		t.Errorf("recognition %s", a.body)
+	}
+	tile := a.json["tiles"].([]any)[0].(map[string]any)
+	for _, k := range []string{"tile", "box", "confidence", "rotated", "alternatives"} {
+		if _, ok := tile[k]; !ok {
+			t.Errorf("tile has no %q: %v", k, tile)
+		}
+	}
+	if hand := a.json["hand"].(map[string]any); hand["hand"] != "234m345p456s678s55p" {
+		t.Errorf("grouped hand %v", hand)
+	}
+	if a.json["versions"] == nil {
+		t.Error("no versions")
+	}
+}
+
+func TestRecognitionErrors(t *testing.T) {
+	fake := &fakeRecognizer{rec: handRecognition()}
+	_, ts := newTestServer(t, fake, func(c *Config) { c.BodyLimit = 100 << 10; c.MaxMegapixels = 12 })
+	url := ts.URL + "/v1/recognitions"
+	photo := samplePhoto(t)
+
+	wantProblem(t, postPhoto(t, url, []byte("this is not an image at all"), nil, ""), 415, codeNotAPhoto)
+	wantProblem(t, postPhoto(t, url, photo[:20], nil, ""), 415, codeNotAPhoto) // cut off before its size
+	a := postPhoto(t, url, pngHeader(5000, 4000), nil, "")
+	wantProblem(t, a, 413, codeTooLarge)
+	if !strings.Contains(a.str("detail"), "20 megapixels") {
+		t.Errorf("detail %q", a.str("detail"))
+	}
+	wantProblem(t, postPhoto(t, url, bytes.Repeat(photo, 2), nil, ""), 413, codeTooLarge) // over the body limit
+	wantProblem(t, postPhoto(t, url, nil, map[string]string{"id": "x"}, ""), 400, scoring.CodeBadRequest)
+	wantProblem(t, postJSON(t, url, `{"photo":"x"}`), 415, codeUnsupportedType)
+
+	// Two photos in one request.
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	for i := 0; i < 2; i++ {
+		w, _ := mw.CreateFormFile("photo", "p.png")
+		w.Write(tinyPNG())
+	}
+	mw.Close()
+	req, _ := http.NewRequest(http.MethodPost, url, &buf)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	wantProblem(t, do(t, req), 400, scoring.CodeBadRequest)
+
+	if n := fake.calls.Load(); n != 0 {
+		t.Errorf("the recogniser saw %d bad uploads; they must be refused before it", n)
+	}
+
+	// The recogniser's own failures.
+	fake.err = vision.ErrNotAPhoto
+	wantProblem(t, postPhoto(t, url, photo, nil, ""), 415, codeNotAPhoto)
+	fake.err = errors.New("opencv: something internal")
+	a = postPhoto(t, url, photo, nil, "")
+	wantProblem(t, a, 500, codeRecognition)
+	if strings.Contains(string(a.body), "opencv") {
+		t.Errorf("internal error text leaked: %s", a.body)
+	}
+	fake.err = nil
+	fake.rec = vision.Recognition{Error: scoring.Errorf(scoring.CodeBadRequest, "the photo data is damaged")}
+	a = postPhoto(t, url, photo, nil, "")
+	wantProblem(t, a, 422, scoring.CodeBadRequest)
+}
+
+func TestRecognitionUnavailable(t *testing.T) {
+	_, ts := newTestServer(t, nil, nil)
+	a := postPhoto(t, ts.URL+"/v1/recognitions", samplePhoto(t), nil, "")
+	wantProblem(t, a, 503, codeNoRecognition)
+	if !strings.Contains(a.str("detail"), "by hand") {
+		t.Errorf("detail %q should point to entering tiles by hand", a.str("detail"))
+	}
+	wantProblem(t, postPhoto(t, ts.URL+"/v1/snap-and-score", samplePhoto(t), nil, ""), 503, codeNoRecognition)
+
+	h := get(t, ts.URL+"/healthz")
+	if h.status != 503 || h.str("status") != "unavailable" {
+		t.Fatalf("healthz without a recogniser: %d %s", h.status, h.body)
+	}
+	if sc := h.json["scoring"].(map[string]any); sc["ok"] != true {
+		t.Errorf("scoring should be healthy: %v", sc)
+	}
+	if rc := h.json["recognition"].(map[string]any); rc["ok"] != false {
+		t.Errorf("recognition should be reported missing: %v", rc)
+	}
+}
+
+func TestHealthy(t *testing.T) {
+	fake := &fakeRecognizer{rec: vision.Recognition{OK: true}}
+	_, ts := newTestServer(t, fake, nil)
+	h := get(t, ts.URL+"/healthz")
+	if h.status != 200 || h.str("status") != "ok" {
+		t.Fatalf("%d %s", h.status, h.body)
+	}
+	get(t, ts.URL+"/healthz")
+	if n := fake.calls.Load(); n != 1 {
+		t.Errorf("health ran %d recognitions for two probes; it should cache", n)
+	}
+	fake2 := &fakeRecognizer{err: errors.New("model gone")}
+	_, ts2 := newTestServer(t, fake2, nil)
+	if h := get(t, ts2.URL+"/healthz"); h.status != 503 {
+		t.Errorf("a failing recogniser is healthy: %s", h.body)
+	}
+}
+
+func TestHealthProbeHand(t *testing.T) {
+	req := probeHand
+	res := rulebookScore(&req)
+	if !res.OK || res.Han != 4 || res.Fu != 20 || res.Points.Total != 5200 {
+		t.Errorf("probe hand: ok=%v %d han %d fu %d points %+v", res.OK, res.Han, res.Fu, res.Points.Total, res.Error)
+	}
+}
+
+func TestSnapAndScore(t *testing.T) {
+	fake := &fakeRecognizer{rec: handRecognition()}
+	_, ts := newTestServer(t, fake, nil)
+	url := ts.URL + "/v1/snap-and-score"
+	a := postPhoto(t, url, samplePhoto(t), map[string]string{
+		"situation": `{"rules":"riichi","tsumo":true,"riichi":true,"seat_wind":"S","round_wind":"E"}`}, "")
+	if a.status != 200 {
+		t.Fatalf("%d %s", a.status, a.body)
+	}
+	res := a.json["result"].(map[string]any)
+	if res["ok"] != true || res["han"].(float64) != 4 || res["points"].(map[string]any)["total"].(float64) != 5200 {
+		t.Errorf("snap result %v", res)
+	}
+	if a.json["recognition"] == nil || a.json["request"].(map[string]any)["hand"] != "234m345p456s678s55p" {
+		t.Errorf("snap %s", a.body)
+	}
+
+	// The player corrects the hand: tiles in the situation win over the photo's.
+	a = postPhoto(t, url, samplePhoto(t), map[string]string{
+		"situation": `{"rules":"riichi","hand":"234m345p456s678s5p5s","win_tile":"5s","tsumo":true,"seat_wind":"S","round_wind":"E"}`}, "")
+	res = a.json["result"].(map[string]any)
+	if a.status != 200 || res["ok"] != false {
+		t.Errorf("corrected (non-winning) hand: %s", a.body)
+	}
+
+	wantProblem(t, postPhoto(t, url, samplePhoto(t), map[string]string{"situation": `{"rules":`}, ""), 400, scoring.CodeBadRequest)
+	wantProblem(t, postPhoto(t, url, samplePhoto(t), map[string]string{"situation": `{"rules":"chess"}`}, ""), 400, scoring.CodeBadRequest)
+	wantProblem(t, postPhoto(t, url, []byte("GIF89a nope"), nil, ""), 415, codeNotAPhoto)
+}
+
+func TestIdempotencyKey(t *testing.T) {
+	fake := &fakeRecognizer{rec: handRecognition()}
+	_, ts := newTestServer(t, fake, nil)
+	url := ts.URL + "/v1/recognitions"
+	photo := samplePhoto(t)
+	ct, body := multipartBody(t, photo, map[string]string{"id": "k"})
+	send := func(key string, b []byte) *answer {
+		req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(b))
+		req.Header.Set("Content-Type", ct)
+		req.Header.Set("Idempotency-Key", key)
+		return do(t, req)
+	}
+	first := send("key-1", body)
+	again := send("key-1", body)
+	if first.status != 200 || again.status != 200 || !bytes.Equal(first.body, again.body) {
+		t.Fatalf("replay differs: %d %d", first.status, again.status)
+	}
+	if again.header.Get("Idempotency-Replayed") != "true" || first.header.Get("Idempotency-Replayed") != "" {
+		t.Errorf("Idempotency-Replayed: first %q, again %q", first.header.Get("Idempotency-Replayed"), again.header.Get("Idempotency-Replayed"))
+	}
+	if n := fake.calls.Load(); n != 1 {
+		t.Errorf("recognised %d times for one key", n)
+	}
+	other := bytes.Replace(body, []byte(`name="id"`+"\r\n\r\nk"), []byte(`name="id"`+"\r\n\r\nz"), 1)
+	wantProblem(t, send("key-1", other), 422, codeIdemConflict)
+	if a := send("key-2", other); a.status != 200 {
+		t.Errorf("a new key: %d", a.status)
+	}
+	wantProblem(t, send(strings.Repeat("k", 300), body), 400, scoring.CodeBadRequest)
+
+	// Failures worth retrying are not kept: the retry runs again.
+	fake.err = errors.New("flaky")
+	wantProblem(t, send("key-3", body), 500, codeRecognition)
+	fake.err = nil
+	if a := send("key-3", body); a.status != 200 {
+		t.Errorf("retry after a 500: %d %s", a.status, a.body)
+	}
+}
+
+func TestIdempotencyInFlight(t *testing.T) {
+	fake := &fakeRecognizer{rec: handRecognition(), block: make(chan struct{})}
+	_, ts := newTestServer(t, fake, nil)
+	ct, body := multipartBody(t, samplePhoto(t), nil)
+	send := func() *answer {
+		req, _ := http.NewRequest(http.MethodPost, ts.URL+"/v1/recognitions", bytes.NewReader(body))
+		req.Header.Set("Content-Type", ct)
+		req.Header.Set("Idempotency-Key", "same")
+		return do(t, req)
+	}
+	done := make(chan *answer)
+	go func() { done <- send() }()
+	waitFor(t, func() bool { return fake.calls.Load() == 1 })
+	wantProblem(t, send(), 409, codeIdemInFlight)
+	close(fake.block)
+	if a := <-done; a.status != 200 {
+		t.Errorf("first: %d", a.status)
+	}
+}
+
+func waitFor(t testing.TB, cond func() bool) {
+	t.Helper()
+	for i := 0; i < 500; i++ {
+		if cond() {
+			return
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	t.Fatal("condition never became true")
+}
+
+func tinyPNG() []byte {
+	var b bytes.Buffer
+	png.Encode(&b, image.NewGray(image.Rect(0, 0, 8, 8)))
+	return b.Bytes()
+}
