@@ -267,7 +267,10 @@ func (f *facts) result(e *eval, all []eval, s Situation) scoring.Result {
 			for j := 0; j < a.n; j++ {
 				alt.Faan = append(alt.Faan, a.items[j].f.Name())
 			}
-			b.Alternatives = append(b.Alternatives, alt)
+			b.Alternatives = addAlternative(b.Alternatives, alt)
+		}
+		if len(b.Alternatives) == 1 {
+			b.Alternatives = nil
 		}
 	}
 	res.Breakdown = b
@@ -356,4 +359,16 @@ func arrangement(r *reading) string {
 	}
 	parts = append(parts, scoring.FormatTiles([]scoring.Tile{r.pair, r.pair}))
 	return strings.Join(parts, " ")
+}
+
+// addAlternative lists an arrangement once: placing the winning tile in
+// another set of the same arrangement often changes nothing.
+func addAlternative(list []Alternative, alt Alternative) []Alternative {
+	for i := range list {
+		if list[i].Arrangement == alt.Arrangement && strings.Join(list[i].Faan, ",") == strings.Join(alt.Faan, ",") {
+			list[i].Chosen = list[i].Chosen || alt.Chosen
+			return list
+		}
+	}
+	return append(list, alt)
 }

@@ -263,7 +263,10 @@ func (f *facts) result(e *eval, all []eval, pay Play) scoring.Result {
 			for j := 0; j < a.n; j++ {
 				alt.Patterns = append(alt.Patterns, a.items[j].p.Name())
 			}
-			b.Alternatives = append(b.Alternatives, alt)
+			b.Alternatives = addAlternative(b.Alternatives, alt)
+		}
+		if len(b.Alternatives) == 1 {
+			b.Alternatives = nil
 		}
 	}
 	if len(pay.Penalty) > 0 {
@@ -311,4 +314,16 @@ func arrangement(r *reading) string {
 	}
 	parts = append(parts, scoring.FormatTiles([]scoring.Tile{r.pair, r.pair}))
 	return strings.Join(parts, " ")
+}
+
+// addAlternative lists an arrangement once: placing the winning tile in
+// another set of the same arrangement often changes nothing.
+func addAlternative(list []Alternative, alt Alternative) []Alternative {
+	for i := range list {
+		if list[i].Arrangement == alt.Arrangement && strings.Join(list[i].Patterns, ",") == strings.Join(alt.Patterns, ",") {
+			list[i].Chosen = list[i].Chosen || alt.Chosen
+			return list
+		}
+	}
+	return append(list, alt)
 }
