@@ -106,19 +106,31 @@ func TestBadRequests(t *testing.T) {
 		{"unknown preset", func(r *scoring.Request) { r.Preset = "nope" }, scoring.CodeBadRequest},
 		{"bad option", func(r *scoring.Request) { r.Options = map[string]any{"uniform_payoff": "maybe"} }, scoring.CodeBadRequest},
 		{"discarder is the winner", func(r *scoring.Request) { r.Extra = &scoring.RequestExt{Discarder: "E"} }, scoring.CodeBadRequest},
+		{"wsm: seabed and kong supplement", func(r *scoring.Request) {
+			r.Rules, r.Tsumo, r.Haitei, r.Rinshan = "wsm", true, true, true
+			r.Melds = []scoring.MeldSpec{{Type: "minkan", Tiles: "7777z", From: "right"}}
+		}, scoring.CodeBadRequest},
 		{"joker", func(r *scoring.Request) { r.Hand = "234m456p678s5s1j"; r.WinTile = "5s" }, scoring.CodeBadRequest},
 	}
 	for _, tc := range tests {
 		r := ok
 		r.Melds = append([]scoring.MeldSpec(nil), ok.Melds...)
 		tc.mutate(&r)
-		res := zungjung.New().Score(&r)
+		res := engineFor(r.Rules).Score(&r)
 		if res.OK || res.Error == nil || res.Error.Code != tc.code || res.Error.Message == "" {
 			t.Errorf("%s: got ok=%v error %+v, want %s", tc.name, res.OK, res.Error, tc.code)
 		}
 	}
 	if res := zungjung.New().Score(&ok); !res.OK || res.Value != 10 {
 		t.Errorf("the unmodified request should score 10, got %+v", res)
+	}
+	// Zung Jung itself lets a kong supplement that is the last tile score
+	// both Win on Kong and Final Draw (ZJ 9.2).
+	zj := ok
+	zj.Tsumo, zj.Haitei, zj.Rinshan = true, true, true
+	zj.Melds = []scoring.MeldSpec{{Type: "minkan", Tiles: "7777z", From: "right"}}
+	if res := zungjung.New().Score(&zj); !res.OK || res.Value != 35 {
+		t.Errorf("zung jung final draw on a kong supplement: want 35 (Value Honor, One Kong, Final Draw, Win on Kong), got %+v %v", res.Error, res.Value)
 	}
 }
 

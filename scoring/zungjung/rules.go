@@ -34,6 +34,12 @@ type Rules struct {
 	// above it the two other players pay Par each and the discarder the
 	// rest of three times the value (seed 000, the "par 25" scheme).
 	Par int
+	// SeabedNoKong: "The player who draws the seabed tile may not declare
+	// a kong" (seed 004), and supplements come from the dead wall, so a
+	// win on a kong supplement is never a Final Draw in the World Series.
+	// Zung Jung lets Win on Kong add to Final Draw when the supplement is
+	// the last tile (ZJ 9.2).
+	SeabedNoKong bool
 	// UniformPayoff makes everyone pay the value on every win (Alan Kwan's
 	// Uniform Payoff Scheme, an optional ZJ variant).
 	UniformPayoff bool
@@ -42,7 +48,7 @@ type Rules struct {
 // Presets are the named rule sets.
 var Presets = map[string]Rules{
 	"zung-jung": {Name: "zung-jung", ChickenHand: true, Limit: 320, NineGatesOnHeaven: true, Par: 25},
-	"wsm":       {Name: "wsm", Minimum: 5, Limit: 320, Par: 25},
+	"wsm":       {Name: "wsm", Minimum: 5, Limit: 320, Par: 25, SeabedNoKong: true},
 	// Zung Jung with the uniform payoff: the winner still receives three
 	// times the value, but the discarder pays no more than the others.
 	"zung-jung-uniform": {Name: "zung-jung-uniform", ChickenHand: true, Limit: 320, NineGatesOnHeaven: true, Par: 25, UniformPayoff: true},

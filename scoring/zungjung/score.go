@@ -40,7 +40,7 @@ func (e Engine) Score(r *scoring.Request) scoring.Result {
 }
 
 // Check refuses a request whose tiles or flags cannot happen together.
-func Check(h *scoring.Hand) *scoring.Error {
+func Check(h *scoring.Hand, rules *Rules) *scoring.Error {
 	if e := h.CheckMeldShapes(); e != nil {
 		return e
 	}
@@ -72,6 +72,8 @@ func Check(h *scoring.Hand) *scoring.Error {
 		return scoring.Errorf(scoring.CodeBadRequest, "Final Draw (haitei) is a self-drawn win on the last wall tile: set tsumo (Final Discard is houtei)")
 	case h.Houtei && h.Tsumo:
 		return scoring.Errorf(scoring.CodeBadRequest, "Final Discard (houtei) is a win on the last discard, not a self-draw")
+	case rules.SeabedNoKong && h.Haitei && (h.Rinshan || h.DoubleKong):
+		return scoring.Errorf(scoring.CodeBadRequest, "in the World Series the player who draws the seabed tile may not declare a kong, and supplement tiles come from the dead wall: a win on a kong supplement cannot be a Final Draw (seed 004)")
 	case h.Houtei && h.Chankan:
 		return scoring.Errorf(scoring.CodeBadRequest, "Final Discard and Robbing a Kong cannot happen together")
 	case h.Tenhou && (!h.Dealer() || !h.Tsumo || len(h.Melds) > 0):
@@ -93,7 +95,7 @@ func hasKong(h *scoring.Hand) bool {
 
 // Score scores a parsed hand under the facts of play p.
 func Score(h *scoring.Hand, rules *Rules, p Play) scoring.Result {
-	if e := Check(h); e != nil {
+	if e := Check(h, rules); e != nil {
 		return scoring.Result{Error: e}
 	}
 	if e := checkPenalty(h, p.Penalty); e != nil {
@@ -136,7 +138,7 @@ func Score(h *scoring.Hand, rules *Rules, p Play) scoring.Result {
 // Evaluate returns the value of the best arrangement with no explanation
 // built: the hot path for batch scoring.
 func Evaluate(h *scoring.Hand, rules *Rules) (value int, err *scoring.Error) {
-	if e := Check(h); e != nil {
+	if e := Check(h, rules); e != nil {
 		return 0, e
 	}
 	f := newFacts(h, rules)
