@@ -2,6 +2,20 @@
 // of shared/spec/rules/HK.md, a minimum faan, a limit, and the payment
 // schemes clubs use. No seed fixes HK scoring, so the table and the presets
 // name their sources.
+//
+// Presets: "default" (= "half-spicy"), "full-spicy", "riichi-advanced".
+// Options: min_faan (default 3; bonus-tile faan do not count toward it
+// unless bonus_toward_minimum), limit (faan, 1–13, default 13), table
+// ("half-spicy" or "full-spicy"), payment ("shared", "discarder-only",
+// "full-responsibility"), seven_pairs, pure_straight, and
+// flower_replacement (won on a bonus-tile replacement: the CONTRACT has
+// no field for it). extra.discarder names the discarder's seat.
+//
+// The result has fan (faan after the limit), fans (id = this package's
+// table order, 1 Chicken Hand … 38 Seven Pairs; count 1 each; dragon and
+// wind pungs are separate entries), limit "limit" when the limit is
+// reached, points.total with the payments, and a breakdown with the raw
+// faan, the faan toward the minimum and the arrangement.
 package hk
 
 import (

@@ -2,6 +2,19 @@
 // Series of Mahjong (seed 004), which plays Zung Jung's pattern table with a
 // 5-point minimum. Both are values of Rules; the CONTRACT rules names
 // "zung-jung" and "wsm" pick their default preset.
+//
+// Presets: "zung-jung", "wsm", "zung-jung-uniform" (Uniform Payoff Scheme).
+// Options: minimum (points), chicken_hand, uniform_payoff,
+// nine_gates_on_heaven; and facts of play a hand request does not carry:
+// responsible (seat wind paying as the discarder under seed 000's
+// same-turn rule; extra.discarder also names the discarder),
+// passed_own_winning_tile (paid as a self-draw), penalty_tiles (seed 004).
+//
+// The result has value (after the limit), patterns (table names; a single
+// pattern worth the 320 limit or more is listed alone), points.total
+// (always 3 × value) with the payments, and a breakdown: the arrangement,
+// every counted pattern with its table number and set, and the other
+// arrangements considered (freedom of count).
 package zungjung
 
 import (
