@@ -1,0 +1,152 @@
+package referee
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// dialect holds the few places where SQLite and PostgreSQL differ.
+type dialect struct {
+	name string
+	// id is the column type of an auto-numbered primary key; blob a byte
+	// column.
+	id, blob string
+	// appendOnly are the statements that make the table refuse UPDATE and
+	// DELETE.
+	appendOnly []string
+	// lock serialises migrations between processes ("" when the database
+	// does it by itself).
+	lock string
+}
+
+var sqliteDialect = dialect{
+	name: "sqlite", id: "INTEGER PRIMARY KEY AUTOINCREMENT", blob: "BLOB",
+	appendOnly: []string{
+		`CREATE TRIGGER referee_records_no_update BEFORE UPDATE ON referee_records
+		 BEGIN SELECT RAISE(ABORT, 'referee records are append-only'); END`,
+		`CREATE TRIGGER referee_records_no_delete BEFORE DELETE ON referee_records
+		 BEGIN SELECT RAISE(ABORT, 'referee records are append-only'); END`,
+	},
+}
+
+var postgresDialect = dialect{
+	name: "postgres", id: "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY", blob: "BYTEA",
+	appendOnly: []string{
+		`CREATE FUNCTION referee_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+		 BEGIN RAISE EXCEPTION 'referee records are append-only'; END $$`,
+		`CREATE TRIGGER referee_records_no_change BEFORE UPDATE OR DELETE ON referee_records
+		 FOR EACH ROW EXECUTE FUNCTION referee_append_only()`,
+		`CREATE TRIGGER referee_records_no_truncate BEFORE TRUNCATE ON referee_records
+		 FOR EACH STATEMENT EXECUTE FUNCTION referee_append_only()`,
+	},
+	lock: `SELECT pg_advisory_xact_lock(7274726566)`,
+}
+
+// migration is one numbered step of the schema; its statements are built
+// for the dialect. Steps are never edited once released: a change is a new
+// step.
+type migration struct {
+	version int
+	what    string
+	stmts   func(d dialect) []string
+}
+
+var migrations = []migration{
+	{1, "referee records", func(d dialect) []string {
+		return []string{
+			`CREATE TABLE referee_records (
+				id ` + d.id + `,
+				at_us BIGINT NOT NULL,
+				table_name TEXT NOT NULL,
+				game TEXT NOT NULL DEFAULT '',
+				hand INTEGER NOT NULL DEFAULT 0,
+				asked_by TEXT NOT NULL,
+				photo_sha256 TEXT NOT NULL DEFAULT '',
+				photo ` + d.blob + `,
+				model_version TEXT NOT NULL DEFAULT '',
+				engine_version TEXT NOT NULL,
+				rule_set TEXT NOT NULL,
+				recognized TEXT NOT NULL DEFAULT '',
+				corrections TEXT NOT NULL DEFAULT '[]',
+				request TEXT NOT NULL DEFAULT '',
+				claimed TEXT NOT NULL DEFAULT '',
+				computed TEXT NOT NULL DEFAULT '',
+				ruling TEXT NOT NULL,
+				referee TEXT NOT NULL DEFAULT '',
+				-- A ruling is overturned at most once; a later change of
+				-- mind overturns the record that overturned it.
+				overturns BIGINT UNIQUE REFERENCES referee_records(id),
+				digest TEXT NOT NULL
+			)`,
+			`CREATE INDEX referee_records_by_table ON referee_records (table_name, id)`,
+			`CREATE INDEX referee_records_by_game ON referee_records (game, id)`,
+		}
+	}},
+	{2, "append-only triggers", func(d dialect) []string { return d.appendOnly }},
+}
+
+// migrate brings the schema up to date, each step in its own transaction.
+func migrate(ctx context.Context, db *sql.DB, d dialect) error {
+	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS referee_schema (
+		version INTEGER PRIMARY KEY, what TEXT NOT NULL, applied_us BIGINT NOT NULL)`); err != nil {
+		return fmt.Errorf("referee schema table: %w", err)
+	}
+	for _, m := range migrations {
+		if err := apply(ctx, db, d, m); err != nil {
+			return fmt.Errorf("referee schema step %d (%s): %w", m.version, m.what, err)
+		}
+	}
+	return nil
+}
+
+func apply(ctx context.Context, db *sql.DB, d dialect, m migration) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if d.lock != "" {
+		if _, err := tx.ExecContext(ctx, d.lock); err != nil {
+			return err
+		}
+	}
+	var n int
+	if err := tx.QueryRowContext(ctx, rebind(d, `SELECT COUNT(*) FROM referee_schema WHERE version = ?`), m.version).Scan(&n); err != nil {
+		return err
+	}
+	if n > 0 {
+		return nil
+	}
+	for _, s := range m.stmts(d) {
+		if _, err := tx.ExecContext(ctx, s); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.ExecContext(ctx, rebind(d, `INSERT INTO referee_schema (version, what, applied_us) VALUES (?, ?, ?)`),
+		m.version, m.what, time.Now().UnixMicro()); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// rebind turns ? placeholders into PostgreSQL's $1, $2, … (the queries
+// here hold no literal question marks).
+func rebind(d dialect, q string) string {
+	if d.name != "postgres" {
+		return q
+	}
+	var b strings.Builder
+	n := 0
+	for _, c := range q {
+		if c == '?' {
+			n++
+			fmt.Fprintf(&b, "$%d", n)
+			continue
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}

@@ -1,0 +1,215 @@
+package referee
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"testing"
+)
+
+func sample(table string) Record {
+	photo := []byte("\xff\xd8\xff\xe0 not really a jpeg")
+	return Record{
+		Table: table, Game: "Q1", Hand: 3, AskedBy: "player:Aiko",
+		Photo: photo, PhotoSHA256: PhotoHash(photo),
+		ModelVersion: "tiles-v1", EngineVersion: "mjscan 0.1", RuleSet: "riichi/msmc-2016",
+		Recognized:  "234m234p234s678s55p",
+		Corrections: []Correction{{By: "referee:Kim", From: "5p", To: "5s", Reason: "tile misread under glare"}},
+		Request:     json.RawMessage(`{"rules":"riichi","preset":"msmc-2016","hand":"234m234p234s678s55p","win_tile":"8s"}`),
+		Claimed:     "8000",
+		Computed:    json.RawMessage(`{"ok":true,"han":5,"fu":30,"limit":"mangan","points":{"total":8000}}`),
+		Ruling:      "8,000 to Aiko from Chloe", Referee: "referee:Kim",
+	}
+}
+
+func TestAppendAndRead(t *testing.T) {
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			ctx := context.Background()
+			s := open(t, b.config(t))
+			if s.Backend() != b.name {
+				t.Fatalf("backend %s, want %s", s.Backend(), b.name)
+			}
+			in := sample("table 1")
+			got, err := s.Append(ctx, in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.ID == 0 || got.Digest == "" || got.At.IsZero() {
+				t.Fatalf("stored record lacks id, digest or time: %+v", got)
+			}
+			back, err := s.Get(ctx, got.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, _ := json.Marshal(got)
+			c, _ := json.Marshal(back)
+			if !bytes.Equal(a, c) {
+				t.Fatalf("read back\n%s\nstored\n%s", c, a)
+			}
+			if back.Corrections[0].Reason != "tile misread under glare" || !bytes.Equal(back.Photo, in.Photo) {
+				t.Fatalf("record changed on the way: %+v", back)
+			}
+			// Opted-out photo: only the hash is kept.
+			noPhoto := sample("table 2")
+			noPhoto.Photo = nil
+			if _, err := s.Append(ctx, noPhoto); err != nil {
+				t.Fatal(err)
+			}
+			list, err := s.List(ctx, Query{Table: "table 2"})
+			if err != nil || len(list) != 1 || list[0].Photo != nil || list[0].PhotoSHA256 == "" {
+				t.Fatalf("table 2: %v %+v", err, list)
+			}
+			if _, err := s.Get(ctx, 999); !errors.Is(err, ErrNotFound) {
+				t.Fatalf("unknown id: %v", err)
+			}
+		})
+	}
+}
+
+func TestRecordNeedsItsFields(t *testing.T) {
+	s := open(t, Config{SQLitePath: t.TempDir() + "/r.db"})
+	r := sample("t")
+	r.Ruling, r.AskedBy = "", ""
+	if _, err := s.Append(context.Background(), r); err == nil || err.Error() != "a referee record needs asked_by, ruling" {
+		t.Fatalf("missing fields: %v", err)
+	}
+	r = sample("t")
+	r.PhotoSHA256 = PhotoHash([]byte("another photo"))
+	if _, err := s.Append(context.Background(), r); err == nil {
+		t.Fatal("a photo with a wrong hash was stored")
+	}
+}
+
+// TestOverturn: a ruling is replaced only by a new record that points at
+// it; each record is overturned at most once; the chain shows the ruling
+// in force.
+func TestOverturn(t *testing.T) {
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			ctx := context.Background()
+			s := open(t, b.config(t))
+			first, err := s.Append(ctx, sample("t"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			second := sample("t")
+			second.Ruling, second.Overturns, second.AskedBy = "chombo: no yaku after the correction", first.ID, "player:Chloe"
+			two, err := s.Append(ctx, second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			again := sample("t")
+			again.Overturns = first.ID
+			if _, err := s.Append(ctx, again); !errors.Is(err, ErrAlreadyOverturned) {
+				t.Fatalf("second overturn of record %d: %v", first.ID, err)
+			}
+			missing := sample("t")
+			missing.Overturns = 12345
+			if _, err := s.Append(ctx, missing); !errors.Is(err, ErrNotFound) {
+				t.Fatalf("overturning a record that does not exist: %v", err)
+			}
+			third := sample("t")
+			third.Ruling, third.Overturns = "8,000 stands: the head referee's review", two.ID
+			three, err := s.Append(ctx, third)
+			if err != nil {
+				t.Fatal(err)
+			}
+			chain, err := s.InForce(ctx, first.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(chain) != 3 || chain[2].ID != three.ID || chain[2].Ruling != third.Ruling {
+				t.Fatalf("chain %+v", chain)
+			}
+			// The first record is unchanged: nothing was edited in place.
+			old, _ := s.Get(ctx, first.ID)
+			if old.Ruling != first.Ruling || old.Digest != first.Digest {
+				t.Fatalf("the overturned record changed: %+v", old)
+			}
+		})
+	}
+}
+
+// TestAppendOnly: the database itself refuses to change or delete a
+// record, and a record altered behind the store's back fails its digest.
+func TestAppendOnly(t *testing.T) {
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			ctx := context.Background()
+			s := open(t, b.config(t))
+			r, err := s.Append(ctx, sample("t"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, q := range []string{
+				`UPDATE referee_records SET ruling = 'nothing happened' WHERE id = ?`,
+				`DELETE FROM referee_records WHERE id = ?`,
+			} {
+				if _, err := s.db.ExecContext(ctx, rebind(s.d, q), r.ID); err == nil {
+					t.Errorf("%q was allowed", q)
+				}
+			}
+			// Tamper below the triggers (SQLite can drop them; PostgreSQL
+			// can disable them) to show the digest catches it.
+			tamper(t, s)
+			if _, err := s.db.ExecContext(ctx, rebind(s.d, `UPDATE referee_records SET claimed = '12000' WHERE id = ?`), r.ID); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Get(ctx, r.ID); !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("a tampered record read back without complaint: %v", err)
+			}
+		})
+	}
+}
+
+func tamper(t *testing.T, s *Store) {
+	t.Helper()
+	var stmts []string
+	if s.d.name == "sqlite" {
+		stmts = []string{`DROP TRIGGER referee_records_no_update`}
+	} else {
+		stmts = []string{`ALTER TABLE referee_records DISABLE TRIGGER referee_records_no_change`}
+	}
+	for _, q := range stmts {
+		if _, err := s.db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestMigrationsOnce: reopening runs no step twice.
+func TestMigrationsOnce(t *testing.T) {
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			c := b.config(t)
+			s := open(t, c)
+			s.Close()
+			s = open(t, c)
+			var n int
+			if err := s.db.QueryRow(`SELECT COUNT(*) FROM referee_schema`).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			if n != len(migrations) {
+				t.Fatalf("%d schema steps recorded, want %d", n, len(migrations))
+			}
+		})
+	}
+}
+
+func TestConfig(t *testing.T) {
+	t.Setenv(EnvPostgresDSN, "")
+	t.Setenv(EnvSQLitePath, "")
+	c, err := ConfigFromEnv()
+	if err != nil || c.SQLitePath != DefaultSQLitePath {
+		t.Fatalf("default config %+v %v", c, err)
+	}
+	err = Config{PostgresDSN: "mysql://x", SQLitePath: "a?b"}.Validate()
+	if err == nil || !bytes.Contains([]byte(err.Error()), []byte(EnvPostgresDSN)) || !bytes.Contains([]byte(err.Error()), []byte(EnvSQLitePath)) {
+		t.Fatalf("both problems should be reported together: %v", err)
+	}
+}
+
+var _ = sql.ErrNoRows
