@@ -1,0 +1,62 @@
+"""Shared pieces of the training scripts: the photo labels, the tile classes
+and the crop geometry the Go recogniser repeats (vision/classify.go)."""
+import os
+import cv2
+import numpy as np
+
+# The classes the classifier learns: the codes present in the labelled photos
+# (the 34 tiles and the 8 flowers/seasons). CONTRACT code order.
+CLASSES = ([f"{n}{s}" for s in "mps" for n in range(1, 10)] +
+           [f"{n}z" for n in range(1, 8)] + [f"{n}f" for n in range(1, 9)])
+
+CROP_W, CROP_H = 48, 64   # classifier input, portrait
+MARGIN = 0.06             # box grown by this share of its size on each side
+DET_SIZE = 384            # detector input side
+STRIDE = 4                # detector output stride
+
+
+def photos_dir():
+    here = os.path.dirname(os.path.abspath(__file__))
+    d = here
+    while d != "/":
+        cand = os.path.join(os.path.dirname(d), "shared", "data", "photos")
+        if os.path.isdir(cand):
+            return cand
+        d = os.path.dirname(d)
+    raise SystemExit("shared/data/photos not found beside the repository")
+
+
+def load_split(split):
+    """Yield (stem, image BGR, [(code, x0, y0, x1, y1)]) for a split."""
+    d = os.path.join(photos_dir(), split)
+    for name in sorted(os.listdir(d)):
+        if not name.endswith(".jpg"):
+            continue
+        stem = name[:-4]
+        boxes = []
+        with open(os.path.join(d, stem + ".txt")) as f:
+            for line in f:
+                p = line.split()
+                if len(p) == 5:
+                    boxes.append((p[0],) + tuple(int(v) for v in p[1:]))
+        img = cv2.imread(os.path.join(d, name), cv2.IMREAD_COLOR)
+        yield stem, img, boxes
+
+
+def crop_tile(img, x0, y0, x1, y1):
+    """Cut a tile out of img, portrait, CROP_W x CROP_H. A box wider than it is
+    tall holds a tile lying sideways: it is turned a quarter turn clockwise.
+    Must match vision/classify.go."""
+    w, h = x1 - x0, y1 - y0
+    mx, my = w * MARGIN, h * MARGIN
+    x0, x1 = x0 - mx, x1 + mx
+    y0, y1 = y0 - my, y1 + my
+    H, W = img.shape[:2]
+    ix0, iy0 = max(0, int(round(x0))), max(0, int(round(y0)))
+    ix1, iy1 = min(W, int(round(x1))), min(H, int(round(y1)))
+    if ix1 - ix0 < 2 or iy1 - iy0 < 2:
+        return None
+    c = img[iy0:iy1, ix0:ix1]
+    if (ix1 - ix0) > 1.15 * (iy1 - iy0):
+        c = cv2.rotate(c, cv2.ROTATE_90_CLOCKWISE)
+    return cv2.resize(c, (CROP_W, CROP_H), interpolation=cv2.INTER_AREA)
