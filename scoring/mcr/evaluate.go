@@ -31,6 +31,7 @@ type input struct {
 	seat       int // 0 East … 3 North
 	round      int
 	flowers    int
+	addedKongs int // kongs added to a claimed pung
 }
 
 // reading is one way to score the hand: its form, its groups (for four

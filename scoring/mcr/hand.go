@@ -73,6 +73,9 @@ func buildInput(hi *handInput, concealed []scoring.Tile, win scoring.Tile, melds
 		v := &hi.melds[i]
 		v.from = uint8(m.From)
 		v.added = m.Type == scoring.Kakan
+		if v.added {
+			in.addedKongs++
+		}
 		if p.kind == kindChow && m.Called.Playing() {
 			if c, ok := fromScoring(m.Called); ok && c >= p.tile-1 && c <= p.tile+1 {
 				v.called = uint8(c - (p.tile - 1) + 1)

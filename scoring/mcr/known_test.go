@@ -90,6 +90,10 @@ func TestKnownHands(t *testing.T) {
 	// with an added kong.
 	checkFans(t, "melded hand", req("55m", "5m", "chi:234m", "pon:999p", "kakan:7777s", "chi:678p"), 9,
 		map[Fan]int{MeldedHand: 1, PungOfTerminalsOrHonors: 1, MeldedKong: 1, NoHonors: 1})
+	strict := req("55m", "5m", "chi:234m", "pon:999p", "kakan:7777s", "chi:678p")
+	strict.Options = map[string]any{"melded_hand_added_kong": false}
+	checkFans(t, "melded hand refused for an added kong (seed 003)", strict, 4,
+		map[Fan]int{PungOfTerminalsOrHonors: 1, MeldedKong: 1, NoHonors: 1, SingleWait: 1})
 	// Robbing the Kong already says the tile was the last of its kind.
 	rob := req("456m11p", "6m", "chi:123s", "chi:789s", "pon:999m")
 	rob.Chankan, rob.LastTileOfKind = true, true

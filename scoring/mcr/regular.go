@@ -125,9 +125,10 @@ func (ev *evaluator) regularFans(p *[5]pack, unique bool, ft *fanTable) {
 			ft[ConcealedHand] = 1
 		}
 	case 4:
-		if self {
+		switch {
+		case self:
 			ft[SelfDrawn] = 1
-		} else {
+		case in.addedKongs == 0 || ev.rules.MeldedHandAddedKong:
 			ft[MeldedHand] = 1
 		}
 	default:

@@ -19,6 +19,11 @@ type Rules struct {
 	// WinBonus is what every other player pays on top of the hand's value
 	// (the discarder pays value+bonus, the others the bonus).
 	WinBonus int `json:"win_bonus"`
+	// MeldedHandAddedKong lets a hand with a kong added to a claimed pung
+	// score Melded Hand, as the reference calculator and the corpora do.
+	// Seed 003 says such a hand "is not valid for Melded Hand": set the
+	// option melded_hand_added_kong to false for that reading.
+	MeldedHandAddedKong bool `json:"melded_hand_added_kong"`
 	// Penalties for a false declaration of a win (seed 000): paid to each
 	// other player.
 	PenaltyBelowMinimum int `json:"penalty_below_minimum"`
@@ -27,9 +32,9 @@ type Rules struct {
 
 // Presets are the named rule sets.
 var Presets = map[string]Rules{
-	"default": {Name: "default", TwoConcealedKongs: 8, Minimum: 8, WinBonus: 8,
+	"default": {Name: "default", TwoConcealedKongs: 8, Minimum: 8, WinBonus: 8, MeldedHandAddedKong: true,
 		PenaltyBelowMinimum: 10, PenaltyIllegalHand: 20},
-	"mcr-2006": {Name: "mcr-2006", TwoConcealedKongs: 6, Minimum: 8, WinBonus: 8,
+	"mcr-2006": {Name: "mcr-2006", TwoConcealedKongs: 6, Minimum: 8, WinBonus: 8, MeldedHandAddedKong: true,
 		PenaltyBelowMinimum: 10, PenaltyIllegalHand: 20},
 }
 
@@ -58,9 +63,9 @@ func RulesFor(r *scoring.Request) (Rules, *scoring.Error) {
 	}
 	for k := range r.Options {
 		switch k {
-		case "two_concealed_kongs", "minimum":
+		case "two_concealed_kongs", "minimum", "melded_hand_added_kong":
 		default:
-			return rules, scoring.Errorf(scoring.CodeBadRequest, "unknown mcr option %q: the options are two_concealed_kongs (6 or 8) and minimum", k)
+			return rules, scoring.Errorf(scoring.CodeBadRequest, "unknown mcr option %q: the options are two_concealed_kongs (6 or 8), minimum and melded_hand_added_kong", k)
 		}
 	}
 	var err *scoring.Error
@@ -76,5 +81,6 @@ func RulesFor(r *scoring.Request) (Rules, *scoring.Error) {
 	if rules.Minimum < 0 || rules.Minimum > 88 {
 		return rules, scoring.Errorf(scoring.CodeBadRequest, "option minimum: want 0–88 points, got %d", rules.Minimum)
 	}
-	return rules, nil
+	rules.MeldedHandAddedKong, err = scoring.BoolOption(r.Options, "melded_hand_added_kong", rules.MeldedHandAddedKong)
+	return rules, err
 }
