@@ -1,0 +1,440 @@
+package api
+
+import (
+	"bytes"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/labstack/echo/v4"
+
+	"mjscan/referee"
+	"mjscan/scoring"
+	"mjscan/tournament"
+)
+
+// TournamentConfig holds the tokens of tournament staff. Referee actions
+// (recording hands, referee records, overturning a ruling) need the
+// referee token; organiser actions (creating and ending games, standings)
+// the organiser token. A table sees its own game and records with the
+// table token handed out when its game is created.
+type TournamentConfig struct {
+	RefereeToken   string
+	OrganizerToken string
+}
+
+// Environment variables of the tournament routes.
+const (
+	EnvRefereeToken   = EnvPrefix + "REFEREE_TOKEN"
+	EnvOrganizerToken = EnvPrefix + "ORGANIZER_TOKEN"
+)
+
+// minTokenLen keeps guessable tokens out.
+const minTokenLen = 16
+
+// LoadTournamentConfig reads the tokens; every problem is reported at once.
+func LoadTournamentConfig(getenv func(string) string) (TournamentConfig, error) {
+	c := TournamentConfig{
+		RefereeToken:   strings.TrimSpace(getenv(EnvRefereeToken)),
+		OrganizerToken: strings.TrimSpace(getenv(EnvOrganizerToken)),
+	}
+	return c, c.Validate()
+}
+
+// Validate checks that both tokens are set, long enough and different.
+func (c TournamentConfig) Validate() error {
+	var errs []error
+	for name, tok := range map[string]string{EnvRefereeToken: c.RefereeToken, EnvOrganizerToken: c.OrganizerToken} {
+		if len(tok) < minTokenLen {
+			errs = append(errs, fmt.Errorf("%s: set a token of at least %d characters", name, minTokenLen))
+		}
+	}
+	if c.RefereeToken != "" && c.RefereeToken == c.OrganizerToken {
+		errs = append(errs, errors.New(EnvRefereeToken+" and "+EnvOrganizerToken+" must differ"))
+	}
+	return errors.Join(errs...)
+}
+
+// MountTournament adds the tournament routes (games, standings, the
+// referee record) to the service: the one call that turns them on.
+func (s *Server) MountTournament(cfg TournamentConfig, records *referee.Store) error {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	if records == nil {
+		return errors.New("the tournament routes need the referee record")
+	}
+	t := &tournamentRoutes{cfg: cfg, records: records, games: map[string]*tableGame{}, s: s}
+	for _, r := range t.routeList() {
+		s.echo.Add(r.method, r.path, r.handler, r.mw...)
+	}
+	return nil
+}
+
+type tournamentRoutes struct {
+	s       *Server
+	cfg     TournamentConfig
+	records *referee.Store
+	mu      sync.Mutex
+	games   map[string]*tableGame
+	order   []string
+}
+
+// tableGame is a game being played and the token of its table. Games live
+// in memory; the referee record is what is kept.
+type tableGame struct {
+	game  *tournament.Game
+	token string
+}
+
+func (t *tournamentRoutes) routeList() []route {
+	ref, org := t.need(roleReferee), t.need(roleOrganizer)
+	staffOrTable := t.need(roleReferee, roleOrganizer, roleTable)
+	return []route{
+		{http.MethodPost, "/v1/games", t.postGame, []echo.MiddlewareFunc{org}},
+		{http.MethodGet, "/v1/games/:id", t.getGame, []echo.MiddlewareFunc{staffOrTable}},
+		{http.MethodPost, "/v1/games/:id/hands", t.postHand, []echo.MiddlewareFunc{ref}},
+		{http.MethodPost, "/v1/games/:id/end", t.postEnd, []echo.MiddlewareFunc{org}},
+		{http.MethodGet, "/v1/games/:id/mjai", t.getMJAI, []echo.MiddlewareFunc{staffOrTable}},
+		{http.MethodGet, "/v1/standings", t.getStandings, []echo.MiddlewareFunc{org}},
+		{http.MethodPost, "/v1/records", t.postRecord, []echo.MiddlewareFunc{ref}},
+		{http.MethodGet, "/v1/records", t.getRecords, []echo.MiddlewareFunc{staffOrTable}},
+		{http.MethodGet, "/v1/records/:id", t.getRecord, []echo.MiddlewareFunc{staffOrTable}},
+		{http.MethodPost, "/v1/records/:id/overturn", t.postOverturn, []echo.MiddlewareFunc{ref}},
+	}
+}
+
+type role string
+
+const (
+	roleReferee   role = "referee"
+	roleOrganizer role = "organizer"
+	roleTable     role = "table"
+)
+
+// caller is who the token says is asking.
+type caller struct {
+	role  role
+	table string // for roleTable
+	game  string
+}
+
+const (
+	codeUnauthorized = "unauthorized"
+	codeForbidden    = "forbidden"
+)
+
+// who reads the bearer token. Comparisons take constant time.
+func (t *tournamentRoutes) who(c echo.Context) (caller, bool) {
+	h := c.Request().Header.Get(echo.HeaderAuthorization)
+	tok, ok := strings.CutPrefix(h, "Bearer ")
+	if !ok || tok == "" {
+		return caller{}, false
+	}
+	eq := func(a, b string) bool { return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1 }
+	switch {
+	case eq(tok, t.cfg.RefereeToken):
+		return caller{role: roleReferee}, true
+	case eq(tok, t.cfg.OrganizerToken):
+		return caller{role: roleOrganizer}, true
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for id, g := range t.games {
+		if eq(tok, g.token) {
+			return caller{role: roleTable, table: g.game.Table, game: id}, true
+		}
+	}
+	return caller{}, false
+}
+
+// need refuses callers without one of the roles: 401 without a known
+// token, 403 with a token that may not do this.
+func (t *tournamentRoutes) need(roles ...role) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			who, ok := t.who(c)
+			if !ok {
+				c.Response().Header().Set("WWW-Authenticate", `Bearer realm="mjscan tournament"`)
+				return problem(http.StatusUnauthorized, codeUnauthorized, "this needs a referee, organiser or table token: send it as Authorization: Bearer <token>")
+			}
+			for _, r := range roles {
+				if who.role == r {
+					c.Set("caller", who)
+					return next(c)
+				}
+			}
+			return problem(http.StatusForbidden, codeForbidden, fmt.Sprintf("a %s token may not do this; ask the %s", who.role, roles[0]))
+		}
+	}
+}
+
+func callerOf(c echo.Context) caller {
+	who, _ := c.Get("caller").(caller)
+	return who
+}
+
+func decodeStrict(body []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return problem(http.StatusBadRequest, scoring.CodeBadRequest, "the JSON could not be read: "+err.Error())
+	}
+	return nil
+}
+
+type newGame struct {
+	ID      string    `json:"id"`
+	Table   string    `json:"table"`
+	Rules   string    `json:"rules"`
+	Players [4]string `json:"players"`
+}
+
+// GameResponse is a game with, on creation only, its table token.
+type GameResponse struct {
+	*tournament.Game
+	TableToken string   `json:"table_token,omitempty"`
+	Versions   Versions `json:"versions"`
+}
+
+func (t *tournamentRoutes) postGame(c echo.Context) error {
+	body, err := readJSONBody(c, "the game (id, table, rules, players)")
+	if err != nil {
+		return err
+	}
+	var in newGame
+	if err := decodeStrict(body, &in); err != nil {
+		return err
+	}
+	if in.ID == "" || in.Table == "" {
+		return problem(http.StatusBadRequest, scoring.CodeBadRequest, "a game needs an id and a table")
+	}
+	g, err := tournament.NewGame(in.ID, in.Table, in.Rules, in.Players)
+	if err != nil {
+		return problem(http.StatusBadRequest, scoring.CodeBadRequest, err.Error())
+	}
+	tok := make([]byte, 18)
+	if _, err := rand.Read(tok); err != nil {
+		return err
+	}
+	tg := &tableGame{game: g, token: "table-" + hex.EncodeToString(tok)}
+	t.mu.Lock()
+	if _, dup := t.games[in.ID]; dup {
+		t.mu.Unlock()
+		return problem(http.StatusConflict, scoring.CodeBadRequest, "a game with this id exists already")
+	}
+	t.games[in.ID] = tg
+	t.order = append(t.order, in.ID)
+	t.mu.Unlock()
+	return c.JSON(http.StatusCreated, GameResponse{Game: g, TableToken: tg.token, Versions: t.s.versions()})
+}
+
+// game finds a game the caller may see.
+func (t *tournamentRoutes) game(c echo.Context) (*tableGame, error) {
+	t.mu.Lock()
+	g, ok := t.games[c.Param("id")]
+	t.mu.Unlock()
+	who := callerOf(c)
+	if !ok || (who.role == roleTable && who.game != c.Param("id")) {
+		// A table never learns whether another table's game exists.
+		if ok {
+			return nil, problem(http.StatusForbidden, codeForbidden, "a table token sees its own game only")
+		}
+		return nil, problem(http.StatusNotFound, codeNotFound, "no game with this id")
+	}
+	return g, nil
+}
+
+func (t *tournamentRoutes) getGame(c echo.Context) error {
+	g, err := t.game(c)
+	if err != nil {
+		return err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return c.JSON(http.StatusOK, GameResponse{Game: g.game, Versions: t.s.versions()})
+}
+
+// HandResponse is one settled hand.
+type HandResponse struct {
+	Hand     *tournament.HandRecord `json:"hand"`
+	Scores   [4]int                 `json:"scores"`
+	Sticks   int                    `json:"sticks"`
+	Over     bool                   `json:"over"`
+	Versions Versions               `json:"versions"`
+}
+
+func (t *tournamentRoutes) postHand(c echo.Context) error {
+	g, err := t.game(c)
+	if err != nil {
+		return err
+	}
+	body, err := readJSONBody(c, "the hand's outcome")
+	if err != nil {
+		return err
+	}
+	var p tournament.Play
+	if err := decodeStrict(body, &p); err != nil {
+		return err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	rec, err := g.game.Record(p)
+	if err != nil {
+		var se *scoring.Error
+		if errors.As(err, &se) {
+			return problem(http.StatusUnprocessableEntity, se.Code, se.Message)
+		}
+		return problem(http.StatusUnprocessableEntity, scoring.CodeBadRequest, err.Error())
+	}
+	return c.JSON(http.StatusCreated, HandResponse{Hand: rec, Scores: g.game.Scores, Sticks: g.game.Sticks, Over: g.game.Over, Versions: t.s.versions()})
+}
+
+func (t *tournamentRoutes) postEnd(c echo.Context) error {
+	g, err := t.game(c)
+	if err != nil {
+		return err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return c.JSON(http.StatusOK, map[string]any{"final": g.game.End(), "versions": t.s.versions()})
+}
+
+func (t *tournamentRoutes) getMJAI(c echo.Context) error {
+	g, err := t.game(c)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	t.mu.Lock()
+	err = g.game.MJAI(&buf)
+	t.mu.Unlock()
+	if err != nil {
+		return problem(http.StatusUnprocessableEntity, scoring.CodeBadRequest, err.Error())
+	}
+	// One JSON event a line, as MJAI logs are kept (plain text, so a
+	// browser shows it).
+	c.Response().Header().Set("Content-Disposition", `inline; filename="`+strings.ReplaceAll(g.game.ID, `"`, "")+`.mjson"`)
+	return c.Blob(http.StatusOK, "text/plain; charset=utf-8", buf.Bytes())
+}
+
+// getStandings adds up the games named in ?games=a,b (all games when
+// absent), penalties not included; as CSV with ?format=csv.
+func (t *tournamentRoutes) getStandings(c echo.Context) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	ids := t.order
+	if q := c.QueryParam("games"); q != "" {
+		ids = strings.Split(q, ",")
+	}
+	var games []*tournament.Game
+	for _, id := range ids {
+		g, ok := t.games[id]
+		if !ok {
+			return problem(http.StatusNotFound, codeNotFound, "no game "+strconv.Quote(id))
+		}
+		games = append(games, g.game)
+	}
+	rows := tournament.Standings(games, nil)
+	if c.QueryParam("format") == "csv" {
+		var buf bytes.Buffer
+		if err := tournament.WriteCSV(&buf, rows); err != nil {
+			return err
+		}
+		return c.Blob(http.StatusOK, "text/csv; charset=utf-8", buf.Bytes())
+	}
+	return c.JSON(http.StatusOK, map[string]any{"standings": rows, "versions": t.s.versions()})
+}
+
+// RecordResponse is a stored referee record.
+type RecordResponse struct {
+	Record   referee.Record `json:"record"`
+	Versions Versions       `json:"versions"`
+}
+
+func (t *tournamentRoutes) appendRecord(c echo.Context, overturns int64) error {
+	body, err := readJSONBody(c, "the referee record")
+	if err != nil {
+		return err
+	}
+	var r referee.Record
+	if err := decodeStrict(body, &r); err != nil {
+		return err
+	}
+	r.Overturns = overturns
+	if r.EngineVersion == "" {
+		r.EngineVersion = t.s.deps.Version
+	}
+	stored, err := t.records.Append(c.Request().Context(), r)
+	switch {
+	case errors.Is(err, referee.ErrNotFound):
+		return problem(http.StatusNotFound, codeNotFound, "the record to overturn does not exist")
+	case errors.Is(err, referee.ErrAlreadyOverturned):
+		return problem(http.StatusConflict, scoring.CodeBadRequest, err.Error())
+	case err != nil && strings.HasPrefix(err.Error(), "referee record not stored"):
+		return err // the database failed: a 500, the cause to the log
+	case err != nil:
+		return problem(http.StatusBadRequest, scoring.CodeBadRequest, err.Error())
+	}
+	return c.JSON(http.StatusCreated, RecordResponse{Record: stored, Versions: t.s.versions()})
+}
+
+func (t *tournamentRoutes) postRecord(c echo.Context) error { return t.appendRecord(c, 0) }
+
+func (t *tournamentRoutes) postOverturn(c echo.Context) error {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return problem(http.StatusNotFound, codeNotFound, "no record with this id")
+	}
+	return t.appendRecord(c, id)
+}
+
+func (t *tournamentRoutes) getRecords(c echo.Context) error {
+	q := referee.Query{Table: c.QueryParam("table"), Game: c.QueryParam("game")}
+	if a := c.QueryParam("after"); a != "" {
+		n, err := strconv.ParseInt(a, 10, 64)
+		if err != nil {
+			return problem(http.StatusBadRequest, scoring.CodeBadRequest, "after is a record id")
+		}
+		q.After = n
+	}
+	if who := callerOf(c); who.role == roleTable {
+		if q.Table != "" && q.Table != who.table {
+			return problem(http.StatusForbidden, codeForbidden, "a table token sees its own table's records only")
+		}
+		q.Table = who.table
+	}
+	list, err := t.records.List(c.Request().Context(), q)
+	if err != nil {
+		return err
+	}
+	if list == nil {
+		list = []referee.Record{}
+	}
+	return c.JSON(http.StatusOK, map[string]any{"records": list, "versions": t.s.versions()})
+}
+
+func (t *tournamentRoutes) getRecord(c echo.Context) error {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil {
+		return problem(http.StatusNotFound, codeNotFound, "no record with this id")
+	}
+	chain, err := t.records.InForce(c.Request().Context(), id)
+	if errors.Is(err, referee.ErrNotFound) {
+		return problem(http.StatusNotFound, codeNotFound, "no record with this id")
+	}
+	if err != nil {
+		return err
+	}
+	if who := callerOf(c); who.role == roleTable && chain[0].Table != who.table {
+		return problem(http.StatusForbidden, codeForbidden, "a table token sees its own table's records only")
+	}
+	return c.JSON(http.StatusOK, map[string]any{"record": chain[0], "in_force": chain[len(chain)-1], "chain": chain, "versions": t.s.versions()})
+}
