@@ -188,7 +188,7 @@ func (ev *evaluator) specialForms(ft *fanTable) form {
 		rankFans(uniq, ft)
 		tileHogs(st, 0, ft) // four alike count as two pairs and a Tile Hog
 		situationFans(ev.flags, ft)
-		excludeImplied(ft)
+		excludeImplied(ft, ev.rules)
 		return formSevenPairs
 	}
 	if honorsAndKnitted(uniq, ft) {
@@ -390,7 +390,7 @@ func (ev *evaluator) knittedStraight(ft *fanTable, out *[5]pack) bool {
 			ft[SingleWait] = 1
 		}
 	}
-	excludeImplied(ft)
+	excludeImplied(ft, ev.rules)
 	*out = p
 	return true
 }

@@ -4,7 +4,7 @@ package mcr
 // of the hand implies is not counted. The list follows the seed's "these
 // points are not counted" lines, as the reference calculator applies them
 // after every fan has been found.
-func excludeImplied(ft *fanTable) {
+func excludeImplied(ft *fanTable, rules *Rules) {
 	if ft[BigFourWinds] != 0 {
 		ft[AllPungs] = 0
 		ft[PungOfTerminalsOrHonors] = 0
@@ -24,7 +24,9 @@ func excludeImplied(ft *fanTable) {
 		ft[OutsideHand] = 0
 		ft[PungOfTerminalsOrHonors] = 0
 		ft[NoHonors] = 0
-		ft[DoublePung] = 0 // the common reading: All Terminals implies Double Pung
+		if !rules.AllTerminalsDoublePung {
+			ft[DoublePung] = 0 // the common reading: All Terminals implies Double Pung
+		}
 	}
 	if ft[LittleFourWinds] != 0 {
 		// The fourth set is a terminal pung (All Terminals and Honors), a

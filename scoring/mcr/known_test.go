@@ -94,6 +94,14 @@ func TestKnownHands(t *testing.T) {
 	strict.Options = map[string]any{"melded_hand_added_kong": false}
 	checkFans(t, "melded hand refused for an added kong (seed 003)", strict, 4,
 		map[Fan]int{PungOfTerminalsOrHonors: 1, MeldedKong: 1, NoHonors: 1, SingleWait: 1})
+	// All Terminals: Double Pung is implied by common practice; seed 003's
+	// example counts it (option all_terminals_double_pung).
+	term := req("111999m111999p99s", "9s")
+	checkFans(t, "all terminals", term, 129,
+		map[Fan]int{AllTerminals: 1, FourConcealedPungs: 1, SingleWait: 1})
+	term.Options = map[string]any{"all_terminals_double_pung": true}
+	checkFans(t, "all terminals with double pungs (seed 003's example)", term, 133,
+		map[Fan]int{AllTerminals: 1, FourConcealedPungs: 1, DoublePung: 2, SingleWait: 1})
 	// Robbing the Kong already says the tile was the last of its kind.
 	rob := req("456m11p", "6m", "chi:123s", "chi:789s", "pon:999m")
 	rob.Chankan, rob.LastTileOfKind = true, true

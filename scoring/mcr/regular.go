@@ -166,7 +166,7 @@ func (ev *evaluator) regularFans(p *[5]pack, unique bool, ft *fanTable) {
 	if unique {
 		waitFans(p[in.nFixed:], win, ft)
 	}
-	excludeImplied(ft)
+	excludeImplied(ft, ev.rules)
 
 	if ft[BigFourWinds] == 0 {
 		for i := 0; i < nPung; i++ {

@@ -24,6 +24,11 @@ type Rules struct {
 	// Seed 003 says such a hand "is not valid for Melded Hand": set the
 	// option melded_hand_added_kong to false for that reading.
 	MeldedHandAddedKong bool `json:"melded_hand_added_kong"`
+	// AllTerminalsDoublePung counts Double Pung beside All Terminals, as
+	// seed 003's example does ("with two Mixed Double Pung"); the reference
+	// calculator and the corpora follow the common practice of not
+	// counting it (option all_terminals_double_pung, default false).
+	AllTerminalsDoublePung bool `json:"all_terminals_double_pung"`
 	// Penalties for a false declaration of a win (seed 000): paid to each
 	// other player.
 	PenaltyBelowMinimum int `json:"penalty_below_minimum"`
@@ -63,9 +68,9 @@ func RulesFor(r *scoring.Request) (Rules, *scoring.Error) {
 	}
 	for k := range r.Options {
 		switch k {
-		case "two_concealed_kongs", "minimum", "melded_hand_added_kong":
+		case "two_concealed_kongs", "minimum", "melded_hand_added_kong", "all_terminals_double_pung":
 		default:
-			return rules, scoring.Errorf(scoring.CodeBadRequest, "unknown mcr option %q: the options are two_concealed_kongs (6 or 8), minimum and melded_hand_added_kong", k)
+			return rules, scoring.Errorf(scoring.CodeBadRequest, "unknown mcr option %q: the options are two_concealed_kongs (6 or 8), minimum, melded_hand_added_kong and all_terminals_double_pung", k)
 		}
 	}
 	var err *scoring.Error
@@ -81,6 +86,9 @@ func RulesFor(r *scoring.Request) (Rules, *scoring.Error) {
 	if rules.Minimum < 0 || rules.Minimum > 88 {
 		return rules, scoring.Errorf(scoring.CodeBadRequest, "option minimum: want 0–88 points, got %d", rules.Minimum)
 	}
-	rules.MeldedHandAddedKong, err = scoring.BoolOption(r.Options, "melded_hand_added_kong", rules.MeldedHandAddedKong)
+	if rules.MeldedHandAddedKong, err = scoring.BoolOption(r.Options, "melded_hand_added_kong", rules.MeldedHandAddedKong); err != nil {
+		return rules, err
+	}
+	rules.AllTerminalsDoublePung, err = scoring.BoolOption(r.Options, "all_terminals_double_pung", rules.AllTerminalsDoublePung)
 	return rules, err
 }
