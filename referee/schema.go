@@ -17,6 +17,8 @@ type dialect struct {
 	// appendOnly are the statements that make the table refuse UPDATE and
 	// DELETE.
 	appendOnly []string
+	// gameLogAppendOnly does the same for game_events.
+	gameLogAppendOnly []string
 	// lock serialises migrations between processes ("" when the database
 	// does it by itself).
 	lock string
@@ -30,6 +32,12 @@ var sqliteDialect = dialect{
 		`CREATE TRIGGER referee_records_no_delete BEFORE DELETE ON referee_records
 		 BEGIN SELECT RAISE(ABORT, 'referee records are append-only'); END`,
 	},
+	gameLogAppendOnly: []string{
+		`CREATE TRIGGER game_events_no_update BEFORE UPDATE ON game_events
+		 BEGIN SELECT RAISE(ABORT, 'game logs are append-only'); END`,
+		`CREATE TRIGGER game_events_no_delete BEFORE DELETE ON game_events
+		 BEGIN SELECT RAISE(ABORT, 'game logs are append-only'); END`,
+	},
 }
 
 var postgresDialect = dialect{
@@ -40,6 +48,12 @@ var postgresDialect = dialect{
 		`CREATE TRIGGER referee_records_no_change BEFORE UPDATE OR DELETE ON referee_records
 		 FOR EACH ROW EXECUTE FUNCTION referee_append_only()`,
 		`CREATE TRIGGER referee_records_no_truncate BEFORE TRUNCATE ON referee_records
+		 FOR EACH STATEMENT EXECUTE FUNCTION referee_append_only()`,
+	},
+	gameLogAppendOnly: []string{
+		`CREATE TRIGGER game_events_no_change BEFORE UPDATE OR DELETE ON game_events
+		 FOR EACH ROW EXECUTE FUNCTION referee_append_only()`,
+		`CREATE TRIGGER game_events_no_truncate BEFORE TRUNCATE ON game_events
 		 FOR EACH STATEMENT EXECUTE FUNCTION referee_append_only()`,
 	},
 	lock: `SELECT pg_advisory_xact_lock(7274726566)`,
@@ -86,6 +100,20 @@ var migrations = []migration{
 		}
 	}},
 	{2, "append-only triggers", func(d dialect) []string { return d.appendOnly }},
+	{3, "game logs", func(d dialect) []string {
+		return append([]string{
+			`CREATE TABLE game_events (
+				id ` + d.id + `,
+				game TEXT NOT NULL,
+				seq INTEGER NOT NULL,
+				at_us BIGINT NOT NULL,
+				kind TEXT NOT NULL,
+				by_whom TEXT NOT NULL DEFAULT '',
+				body TEXT NOT NULL,
+				UNIQUE (game, seq)
+			)`,
+		}, d.gameLogAppendOnly...)
+	}},
 }
 
 // migrate brings the schema up to date, each step in its own transaction.
