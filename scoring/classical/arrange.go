@@ -52,11 +52,18 @@ type searcher struct {
 	melds    []set
 	out      func(arrangement)
 	budget   int // arrangements still allowed, against hostile joker counts
+	steps    int // search steps still allowed
+	// truncated: a budget ran out, so not every arrangement was seen.
+	truncated bool
 }
 
-// maxArrangements bounds the search: a hand stuffed with emperor jokers has
-// astronomically many readings, and the first ones found are kept.
-const maxArrangements = 50_000
+// maxArrangements and maxSteps bound the search: a hand stuffed with
+// emperor jokers has astronomically many readings, and the first ones found
+// are kept.
+const (
+	maxArrangements = 2_000
+	maxSteps        = 100_000
+)
 
 func (s *searcher) canStand(w *wild, t scoring.Tile) bool {
 	return w.n > 0 && s.used[t] < 4 && (w.any || (s.allow != nil && s.allow(w.tile, t)))
@@ -113,7 +120,7 @@ func (s *searcher) place(kind scoring.SetKind, kinds []scoring.Tile, filled []sl
 
 // run places the lowest natural tile left in every set that can hold it.
 func (s *searcher) run() {
-	if s.budget <= 0 {
+	if s.spent() {
 		return
 	}
 	i := scoring.Tile(0)
@@ -121,7 +128,7 @@ func (s *searcher) run() {
 		i++
 	}
 	if i == scoring.NumKinds {
-		s.wildsOnly()
+		s.wildsOnly(0)
 		return
 	}
 	// The lowest natural tile takes the first slot of its set (a chow may
@@ -188,15 +195,15 @@ func (s *searcher) chowAround(lo scoring.Tile, p int, i scoring.Tile) {
 }
 
 // wildsOnly builds the sets made of wilds alone, once every natural tile
-// is placed.
-func (s *searcher) wildsOnly() {
+// is placed. The sets are built in a canonical order (the pair first, then
+// pungs and chows by key) so that each arrangement is found once.
+func (s *searcher) wildsOnly(minKey int) {
+	if s.spent() {
+		return
+	}
 	left := 0
-	first := -1
-	for i, w := range s.wilds {
+	for _, w := range s.wilds {
 		left += w.n
-		if w.n > 0 && first < 0 {
-			first = i
-		}
 	}
 	want := 3 * s.need
 	if !s.pairDone {
@@ -209,80 +216,38 @@ func (s *searcher) wildsOnly() {
 		s.emit()
 		return
 	}
-	// The first wild left sits in some set: a pair, a pung or a chow of
-	// any kind it and its partners may stand for.
-	w := &s.wilds[first]
+	if !s.pairDone {
+		s.pairDone = true
+		for t := scoring.Tile(0); t < scoring.NumKinds; t++ {
+			s.place(scoring.Pair, []scoring.Tile{t, t}, nil, 0, true, func() { s.wildsOnly(0) })
+		}
+		s.pairDone = false
+		return
+	}
+	s.need--
 	for t := scoring.Tile(0); t < scoring.NumKinds; t++ {
-		if !s.canStand(w, t) {
-			continue
+		if key := int(t); key >= minKey {
+			s.place(scoring.Pung, []scoring.Tile{t, t, t}, nil, 0, true, func() { s.wildsOnly(key) })
 		}
-		w.n--
-		s.used[t]++
-		filled := []slot{{w.tile, t}}
-		if !s.pairDone {
-			s.pairDone = true
-			s.place(scoring.Pair, []scoring.Tile{t, t}, filled, first+1, true, s.wildsOnly)
-			s.pairDone = false
-		}
-		if s.need > 0 {
-			s.need--
-			s.place(scoring.Pung, []scoring.Tile{t, t, t}, filled, first+1, true, s.wildsOnly)
-			s.need++
-		}
-		s.used[t]--
-		w.n++
 	}
-	if s.need > 0 {
-		s.need--
-		for lo := scoring.Tile(0); lo < 27; lo++ {
-			if lo%9 > 6 {
-				continue
-			}
-			for p := 0; p < 3; p++ {
-				t := lo + scoring.Tile(p)
-				if !s.canStand(w, t) {
-					continue
-				}
-				w.n--
-				s.used[t]++
-				s.wildChow(lo, p, first)
-				s.used[t]--
-				w.n++
-			}
+	for lo := scoring.Tile(0); lo < 27; lo++ {
+		if key := scoring.NumKinds + int(lo); lo%9 <= 6 && key >= minKey {
+			s.place(scoring.Chow, []scoring.Tile{lo, lo + 1, lo + 2}, nil, 0, false, func() { s.wildsOnly(key) })
 		}
-		s.need++
 	}
+	s.need++
 }
 
-// wildChow fills an all-wild chow whose slot p is already taken by wild
-// index first.
-func (s *searcher) wildChow(lo scoring.Tile, p, first int) {
-	var fill func(k int, filled []slot)
-	fill = func(k int, filled []slot) {
-		if k == 3 {
-			s.cur = append(s.cur, set{kind: scoring.Chow, tile: lo, meld: -1, slots: filled})
-			s.wildsOnly()
-			s.cur = s.cur[:len(s.cur)-1]
-			return
-		}
-		t := lo + scoring.Tile(k)
-		if k == p {
-			fill(k+1, append(filled, slot{s.wilds[first].tile, t}))
-			return
-		}
-		for wi := first; wi < len(s.wilds); wi++ {
-			w := &s.wilds[wi]
-			if !s.canStand(w, t) {
-				continue
-			}
-			w.n--
-			s.used[t]++
-			fill(k+1, append(filled, slot{w.tile, t}))
-			s.used[t]--
-			w.n++
-		}
+// spent counts one search step and reports whether the search budget is
+// used up (a hand stuffed with jokers has astronomically many readings;
+// the best of those found is kept and the breakdown says so).
+func (s *searcher) spent() bool {
+	s.steps--
+	if s.steps < 0 || s.budget <= 0 {
+		s.truncated = true
+		return true
 	}
-	fill(0, nil)
+	return false
 }
 
 // orphanKinds are the thirteen terminal and honor kinds.
@@ -318,6 +283,9 @@ func (s *searcher) thirteenOrphans() {
 }
 
 func (s *searcher) fillOrphans(pair scoring.Tile, k int, sets []set) {
+	if s.spent() {
+		return
+	}
 	if k == len(orphanKinds) {
 		for _, w := range s.wilds {
 			if w.n > 0 {

@@ -205,7 +205,7 @@ func rulesLabel(rules *Rules) string {
 
 // arrangements runs the search for every combination of meld readings.
 func (f *facts) arrangements(in *input, allow JokerRule, out func(arrangement)) {
-	budget := maxArrangements
+	budget, steps := maxArrangements, maxSteps
 	var fixed []set
 	var walk func(i int)
 	walk = func(i int) {
@@ -217,7 +217,7 @@ func (f *facts) arrangements(in *input, allow JokerRule, out func(arrangement)) 
 			}
 			return
 		}
-		s := &searcher{c: in.naturals, allow: allow, need: 4 - len(in.melds), out: out, budget: budget,
+		s := &searcher{c: in.naturals, allow: allow, need: 4 - len(in.melds), out: out, budget: budget, steps: steps,
 			wilds: append([]wild(nil), in.wilds...), melds: append([]set(nil), fixed...)}
 		for t, n := range in.naturals {
 			s.used[t] += n
@@ -232,11 +232,12 @@ func (f *facts) arrangements(in *input, allow JokerRule, out func(arrangement)) 
 				return // jokers in melds cannot stand for a fifth copy
 			}
 		}
-		s.run()
 		if len(in.melds) == 0 {
 			s.thirteenOrphans()
 		}
-		budget = s.budget
+		s.run()
+		budget, steps = s.budget, s.steps
+		f.truncated = f.truncated || s.truncated
 	}
 	walk(0)
 }

@@ -49,6 +49,8 @@ type facts struct {
 	bonus  []scoring.Tile
 	waits  map[scoring.Counts]int
 	dealer bool
+	// truncated: the joker search ran out of budget.
+	truncated bool
 }
 
 // exposed reports whether set i of reading r counts as exposed: a meld

@@ -165,8 +165,10 @@ func TestWinnerItems(t *testing.T) {
 		want{base: 26, score: 26, items: []string{"pair of dragons=2"}})
 	// No round wind given: the East pair is worthless (seed 000: some
 	// versions had no round wind).
-	check(t, "no round wind", hand("123m456p789s234s11z", "1z", "S", "", "tsumo"),
-		want{base: 34, score: 34, items: []string{"four chows=10"}}).Rules.RoundWind = false
+	if b := check(t, "no round wind", hand("123m456p789s234s11z", "1z", "S", "", "tsumo"),
+		want{base: 34, score: 34, items: []string{"four chows=10"}}); b.Rules.RoundWind {
+		t.Fatal("no round_wind given: the round wind is not played")
+	}
 	// Two tiles complete the hand: no "only one possible tile".
 	check(t, "two-sided", hand("123m456p789s234s55m", "4s", "S", "E", "tsumo"),
 		want{base: 32, score: 32})

@@ -29,7 +29,10 @@ type Breakdown struct {
 	Losers       []loser        `json:"losers,omitempty"`
 	Net          map[string]int `json:"net,omitempty"`
 	Alternatives []Alternative  `json:"alternatives,omitempty"`
-	Rules        RulesView      `json:"rules"`
+	// SearchTruncated: the hand holds so many jokers that not every
+	// substitution was tried; the best one found is reported.
+	SearchTruncated bool      `json:"search_truncated,omitempty"`
+	Rules           RulesView `json:"rules"`
 }
 
 // Substitution is one joker and the tile it stands for.
@@ -73,7 +76,7 @@ func (f *facts) result(e *eval, all []eval, table []loser) scoring.Result {
 		Arrangement: arrangementText(f, e.r), WinningTile: f.h.Win.String() + " as " + e.r.winAs.String(),
 		Items: e.items, Doubles: e.doubles, Base: e.base, DoublesTotal: e.nDoubles, Unlimited: e.raw,
 		LimitHands: e.limitHands, LimitReached: e.capped, Score: e.score, Dealer: f.dealer,
-		Losers: table,
+		Losers: table, SearchTruncated: f.truncated,
 		Rules: RulesView{Preset: f.rules.Name, Source: f.rules.Source, DiscardWinPungOnly: f.rules.PungOnlyDiscard,
 			Limits: f.rules.Limits, LimitValue: f.rules.LimitValue, BonusTiles: f.rules.BonusTiles,
 			WinnerOnly: f.rules.WinnerOnly, RoundWind: f.round, DealerKeepsTheDeal: f.rules.DealerKeeps},
