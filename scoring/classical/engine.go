@@ -268,6 +268,9 @@ func (f *facts) readings(a *arrangement) []reading {
 
 // whyNot explains a hand that does not win.
 func (f *facts) whyNot(in *input, refused int) *scoring.Error {
+	if refused > 0 && f.h.Chankan && f.rules.RobHiddenKongOnlyOrphans && f.rules.RobbedKongConcealed {
+		return scoring.Errorf(scoring.CodeNotAWin, "a concealed kong may be robbed only to complete Thirteen Orphans (seed 001)")
+	}
 	if refused > 0 {
 		return scoring.Errorf(scoring.CodeNotAWin,
 			"the hand is complete, but a discard may be claimed to win only when it completes a pung (seed 000), and %s does not: "+

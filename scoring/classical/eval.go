@@ -223,6 +223,9 @@ var greenTiles = map[scoring.Tile]bool{19: true, 20: true, 21: true, 23: true, 2
 // rule: a claimed discard must complete a pung, except when robbing a
 // kong, for Nine Gates and for Thirteen Orphans.
 func (f *facts) allowed(r reading) bool {
+	if f.h.Chankan && f.rules.RobHiddenKongOnlyOrphans && f.rules.RobbedKongConcealed && !r.a.orphans {
+		return false
+	}
 	if !f.rules.PungOnlyDiscard || f.h.Tsumo || f.h.Chankan || r.a.orphans {
 		return true
 	}

@@ -273,6 +273,12 @@ func TestDiscardRule(t *testing.T) {
 	check(t, "option off", hand("123m456p789s234s55m", "4s", "S", "E", "opt:discard_win_pung_only=false"), want{base: 30, score: 30})
 	check(t, "old chinese", hand("123m456p789s234s55m", "4s", "S", "E", "preset:old-chinese"), want{base: 30, score: 30})
 	check(t, "robbing a kong", hand("123m456m789p234s99p", "4s", "S", "E", "chankan"), want{base: 30, score: 30})
+	// Seed 001: a concealed kong may be robbed only for Thirteen Orphans.
+	fail(t, "robbing a concealed kong", hand("123m456m789p234s99p", "4s", "S", "E", "chankan", "preset:old-chinese", "opt:robbed_kong_concealed=true"),
+		scoring.CodeNotAWin, "Thirteen Orphans")
+	check(t, "robbing a concealed kong for Thirteen Orphans", hand("19m19p19s12345677z", "3z", "S", "E", "chankan", "preset:old-chinese", "opt:robbed_kong_concealed=true"),
+		want{score: 2000, total: 8000, limit: "Thirteen Orphans"})
+	check(t, "robbing an exposed kong, seed 001", hand("123m456m789p234s99p", "4s", "S", "E", "chankan", "preset:old-chinese"), want{base: 30, score: 30})
 	// A hand that reads both ways wins through the pung reading.
 	check(t, "pung reading", hand("111222333m456p77z", "3m", "S", "E"), want{base: 8 + 4 + 2 + 2 + 20, score: 36})
 }
@@ -330,4 +336,18 @@ func TestErrors(t *testing.T) {
 	fail(t, "tenhou not dealer", hand("123m456p789s234s55m", "5m", "S", "E", "tsumo", "tenhou"), scoring.CodeBadRequest, "")
 	fail(t, "preset", hand("123m456p789s234s55m", "5m", "S", "E", "preset:nope"), scoring.CodeBadRequest, "unknown classical preset")
 	fail(t, "limit", hand("123m456p789s234s55m", "5m", "S", "E", "opt:limit_value=0"), scoring.CodeBadRequest, "limit_value")
+}
+
+// TestDealer: East receives double from each loser (6 × score in all); under
+// seed 001 East keeps the deal after winning, under seed 000 winds rotate.
+func TestDealer(t *testing.T) {
+	r := hand("123m456p789s234s55m", "5m", "E", "E", "tsumo")
+	b := check(t, "East wins", r, want{base: 34, score: 34, total: 204})
+	if b.NextDealer != "the deal passes to South (winds rotate)" {
+		t.Fatalf("seed 000: %s", b.NextDealer)
+	}
+	r.Preset = "old-chinese"
+	if b := check(t, "East wins, seed 001", r, want{base: 34, score: 34, total: 204}); b.NextDealer != "East keeps the deal" {
+		t.Fatalf("seed 001: %s", b.NextDealer)
+	}
 }

@@ -40,6 +40,12 @@ type Rules struct {
 	// DealerKeeps: East keeps the deal after winning (seed 001); seed 000
 	// always rotates. It changes no score, only the next hand's dealer.
 	DealerKeeps bool
+	// RobHiddenKongOnlyOrphans: a concealed kong may be robbed only to
+	// complete Thirteen Orphans (seed 001). Whether the robbed kong was
+	// concealed comes with option robbed_kong_concealed.
+	RobHiddenKongOnlyOrphans bool
+	// RobbedKongConcealed: the robbed kong was a concealed one (option).
+	RobbedKongConcealed bool
 
 	// Vietnamese additions (seed 000, Vietnamese section).
 	KingsQueens   bool      // 1k–8k are bonus tiles; a king and queen of one number double
@@ -66,12 +72,12 @@ var Presets = map[string]Rules{
 	// included), flowers and seasons are not used, limit 2000 (England).
 	"old-chinese": {
 		Name: "old-chinese", PungOnlyDiscard: false, Limits: true, LimitValue: 2000, BonusTiles: false,
-		DealerKeeps: true, Source: "seed 001 (Chinese version), English limit",
+		DealerKeeps: true, RobHiddenKongOnlyOrphans: true, Source: "seed 001 (Chinese version), English limit",
 	},
 	// Seed 001 with the tournament limit of 1000.
 	"old-chinese-tournament": {
 		Name: "old-chinese-tournament", PungOnlyDiscard: false, Limits: true, LimitValue: 1000, BonusTiles: false,
-		DealerKeeps: true, Source: "seed 001 (Chinese version), tournament limit",
+		DealerKeeps: true, RobHiddenKongOnlyOrphans: true, Source: "seed 001 (Chinese version), tournament limit",
 	},
 }
 
@@ -103,7 +109,8 @@ func RulesFor(r *scoring.Request) (Rules, *scoring.Error) {
 const maxLimit = 1_000_000
 
 // WithOptions applies CONTRACT options to a copy of the rules:
-// discard_win_pung_only, limits, limit_value, bonus_tiles.
+// discard_win_pung_only, limits, limit_value, bonus_tiles,
+// robbed_kong_concealed.
 func (rules Rules) WithOptions(opts map[string]any) (Rules, *scoring.Error) {
 	if len(opts) == 0 {
 		return rules, nil
@@ -117,6 +124,7 @@ func (rules Rules) WithOptions(opts map[string]any) (Rules, *scoring.Error) {
 	set(&rules.PungOnlyDiscard, "discard_win_pung_only")
 	set(&rules.Limits, "limits")
 	set(&rules.BonusTiles, "bonus_tiles")
+	set(&rules.RobbedKongConcealed, "robbed_kong_concealed")
 	if err == nil {
 		rules.LimitValue, err = scoring.IntOption(opts, "limit_value", rules.LimitValue)
 		if err == nil && (rules.LimitValue < 1 || rules.LimitValue > maxLimit) {
