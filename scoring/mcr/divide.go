@@ -61,13 +61,17 @@ type divisions struct {
 // once. tab is restored before divide returns.
 func divide(tab *counts, fixed int, work *division, out *divisions) {
 	out.n = 0
-	divideFrom(tab, fixed, 0, 0, true, work, out)
+	divideFrom(tab, fixed, 0, 0, true, 0, work, out)
 }
 
 // divideFrom places set number fixed+step. Sets go in ascending order:
 // the next set starts at allTiles[from] or later, and a pung on that same
 // tile is allowed only before any set has been placed there (pungOK).
-func divideFrom(tab *counts, fixed, step, from int, pungOK bool, work *division, out *divisions) {
+// Tiles passed over can never join a later set, so they must end up as
+// the pair: stranded counts them, and the search stops as soon as they
+// cannot be one. That only cuts dead branches; arrangements still come
+// out in the reference order.
+func divideFrom(tab *counts, fixed, step, from int, pungOK bool, stranded int, work *division, out *divisions) {
 	idx := fixed + step
 	if idx == 4 {
 		// What is left must be the pair.
@@ -82,13 +86,14 @@ func divideFrom(tab *counts, fixed, step, from int, pungOK bool, work *division,
 	}
 	for i := from; i < len(allTiles); i++ {
 		t := allTiles[i]
-		if tab[t] == 0 {
+		n := tab[t]
+		if n == 0 {
 			continue
 		}
-		if tab[t] > 2 && (i > from || pungOK) {
+		if n > 2 && (i > from || pungOK) {
 			work.packs[idx] = pack{kind: kindPung, tile: t}
 			tab[t] -= 3
-			divideFrom(tab, fixed, step+1, i, false, work, out)
+			divideFrom(tab, fixed, step+1, i, false, stranded, work, out)
 			tab[t] += 3
 		}
 		if i < 27 && t.rank() < 8 && tab[t+1] > 0 && tab[t+2] > 0 {
@@ -96,11 +101,16 @@ func divideFrom(tab *counts, fixed, step, from int, pungOK bool, work *division,
 			tab[t]--
 			tab[t+1]--
 			tab[t+2]--
-			divideFrom(tab, fixed, step+1, i, false, work, out)
+			divideFrom(tab, fixed, step+1, i, false, stranded, work, out)
 			tab[t]++
 			tab[t+1]++
 			tab[t+2]++
 		}
+		// Moving on strands every copy of t.
+		if stranded != 0 || n != 2 {
+			return
+		}
+		stranded = 2
 	}
 }
 

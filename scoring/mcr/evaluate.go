@@ -313,7 +313,7 @@ func (ev *evaluator) knittedStraight(ft *fanTable, out *[5]pack) bool {
 		work.packs[3] = in.fixed[0]
 	}
 	var res divisions
-	divideFrom(&rest, in.nFixed+3, 0, 0, true, &work, &res)
+	divideFrom(&rest, in.nFixed+3, 0, 0, true, 0, &work, &res)
 	if res.n != 1 {
 		return false
 	}

@@ -11,8 +11,9 @@ package mcr
 // waitSet collects the kinds waited on; two are enough to know the wait
 // is not unique, so the search stops there.
 type waitSet struct {
-	on [tableSize]bool
-	n  int
+	on    [tableSize]bool
+	n     int
+	prune bool
 }
 
 func (w *waitSet) add(t tile) {
@@ -28,11 +29,14 @@ func (w *waitSet) done() bool { return w.n > 1 }
 // tile waited on exactly one kind.
 func uniqueWait(tab *counts, n int, win tile) bool {
 	var w waitSet
+	// With the winning tile really in tab, no count wraps and dead
+	// branches can be cut (see regularWaits).
+	w.prune = tab[win] > 0
 	tab[win]--
 	if n == 13 {
 		sevenPairsWaits(tab, &w)
 	}
-	regularWaits(tab, n, 0, true, &w)
+	regularWaits(tab, n, 0, true, 0, &w)
 	tab[win]++
 	return w.n == 1
 }
@@ -90,7 +94,9 @@ func partialWaits(tab *counts, w *waitSet) {
 
 // regularWaits strips sets in ascending order (see divideFrom) down to
 // four tiles (a pair and a partial set, or a set and a single tile) or one.
-func regularWaits(tab *counts, n, from int, pungOK bool, w *waitSet) {
+// Tiles passed over (stranded) stay to the end, so a branch stranding more
+// than the end can hold is cut, unless counts may have wrapped.
+func regularWaits(tab *counts, n, from int, pungOK bool, stranded int, w *waitSet) {
 	if w.done() {
 		return
 	}
@@ -113,24 +119,34 @@ func regularWaits(tab *counts, n, from int, pungOK bool, w *waitSet) {
 			tab[t] += 2
 		}
 	}
+	limit := 4 // what the four-tile end can hold
+	if n == 4 {
+		limit = 1 // below here the end is one tile
+	}
 	for i := from; i < len(allTiles) && !w.done(); i++ {
 		t := allTiles[i]
-		if tab[t] < 1 {
+		c := tab[t]
+		if c < 1 {
 			continue
 		}
-		if tab[t] > 2 && (i > from || pungOK) {
+		if c > 2 && (i > from || pungOK) {
 			tab[t] -= 3
-			regularWaits(tab, n-3, i, false, w)
+			regularWaits(tab, n-3, i, false, stranded, w)
 			tab[t] += 3
 		}
 		if i < 27 && t.rank() < 8 && tab[t+1] > 0 && tab[t+2] > 0 {
 			tab[t]--
 			tab[t+1]--
 			tab[t+2]--
-			regularWaits(tab, n-3, i, false, w)
+			regularWaits(tab, n-3, i, false, stranded, w)
 			tab[t]++
 			tab[t+1]++
 			tab[t+2]++
+		}
+		if w.prune {
+			if stranded += int(c); stranded > limit {
+				return
+			}
 		}
 	}
 }
