@@ -55,6 +55,7 @@ type evaluator struct {
 	nUnique int
 	divs    divisions
 	work    division
+	wide    fanTable // the suit, tile and rank fans of the hand's tiles
 }
 
 func (ev *evaluator) value(ft *fanTable) int {
@@ -136,6 +137,11 @@ func (ev *evaluator) evaluate(best *reading, seen *[]reading) bool {
 	if !hasPair(&ev.stand) {
 		return found
 	}
+	ev.wide = fanTable{}
+	uniq := ev.unique[:ev.nUnique]
+	suitFans(uniq, &ev.wide)
+	tileFans(uniq, &ev.wide)
+	rankFans(uniq, &ev.wide)
 	copy(ev.work.packs[:in.nFixed], in.fixed[:in.nFixed])
 	divide(&ev.stand, in.nFixed, &ev.work, &ev.divs)
 	var cur reading

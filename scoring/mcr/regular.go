@@ -10,6 +10,11 @@ const (
 	flagWallLast                      // the last tile of the wall: drawn, or the last discard
 )
 
+// wholeHandFans are the fans suitFans, tileFans and rankFans set.
+var wholeHandFans = [...]Fan{NoHonors, OneVoidedSuit, HalfFlush, FullFlush, AllTypes,
+	AllSimples, ReversibleTiles, AllGreen, AllHonors, AllTerminals, AllTerminalsAndHonors,
+	LowerFour, LowerTiles, UpperFour, UpperTiles, MiddleTiles}
+
 // regularFans scores one arrangement of four sets and a pair. unique says
 // whether the hand waited on one kind only.
 func (ev *evaluator) regularFans(p *[5]pack, unique bool, ft *fanTable) {
@@ -156,10 +161,11 @@ func (ev *evaluator) regularFans(p *[5]pack, unique bool, ft *fanTable) {
 	}
 	groupFans(p, ft)
 
-	uniq := ev.unique[:ev.nUnique]
-	suitFans(uniq, ft)
-	tileFans(uniq, ft)
-	rankFans(uniq, ft)
+	// Suit, tile and rank fans depend on the tiles only, not on the
+	// arrangement: found once per hand.
+	for _, f := range wholeHandFans {
+		ft[f] = ev.wide[f]
+	}
 	if ft[QuadrupleChow] == 0 {
 		tileHogs(&ev.merged, meldedKongs+concealedKongs, ft)
 	}
