@@ -61,7 +61,7 @@ func Score(h *scoring.Hand, rules *Rules, round bool, players []scoring.Request)
 		}
 	}
 	var all []eval
-	var best *eval
+	best := -1
 	refused := 0
 	f.arrangements(in, rules.Jokers, func(a arrangement) {
 		for _, r := range f.readings(&a) {
@@ -71,15 +71,15 @@ func Score(h *scoring.Hand, rules *Rules, round bool, players []scoring.Request)
 			}
 			e := f.evaluate(r)
 			all = append(all, e)
-			if best == nil || better(&e, best) {
-				best = &all[len(all)-1]
+			if best < 0 || better(&e, &all[best]) {
+				best = len(all) - 1
 			}
 		}
 	})
-	if best == nil {
+	if best < 0 {
 		return scoring.Result{Error: f.whyNot(in, refused)}
 	}
-	return f.result(best, all, table)
+	return f.result(&all[best], all, table)
 }
 
 // input is the validated hand: natural tiles, wilds, bonus tiles, and the

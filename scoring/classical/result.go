@@ -115,11 +115,12 @@ func (f *facts) result(e *eval, all []eval, table []loser) scoring.Result {
 		}
 	}
 	if len(all) > 1 {
+		// The first readings found, and always the chosen one.
 		for i := range all {
-			if len(b.Alternatives) == maxAlternatives {
-				break
-			}
 			a := &all[i]
+			if len(b.Alternatives) >= maxAlternatives-1 && a != e {
+				continue
+			}
 			b.Alternatives = append(b.Alternatives, Alternative{Arrangement: arrangementText(f, a.r), Base: a.base,
 				Doubles: a.nDoubles, Score: a.score, Chosen: a == e})
 		}
