@@ -30,3 +30,18 @@ func TestAmericanCorpus(t *testing.T) {
 	}
 	t.Logf("american_public.jsonl: %d/%d exact", exact, len(cases))
 }
+
+// BenchmarkAmericanCorpus matches every public American case against the
+// sample card.
+func BenchmarkAmericanCorpus(b *testing.B) {
+	cases, err := corpus.Load("american_public.jsonl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := american.New()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		e.Score(&cases[i%len(cases)].Request)
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "hands/s")
+}

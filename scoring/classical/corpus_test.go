@@ -68,3 +68,18 @@ func DetailDiffs(expect map[string]any, res scoring.Result) []string {
 	}
 	return out
 }
+
+// BenchmarkClassicalCorpus scores every public classical case, full result
+// and breakdown included.
+func BenchmarkClassicalCorpus(b *testing.B) {
+	cases, err := corpus.Load("classical_public.jsonl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := classical.New()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		e.Score(&cases[i%len(cases)].Request)
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "hands/s")
+}

@@ -44,7 +44,7 @@ func RoundWindGiven(r *scoring.Request) bool { return r.RoundWind != "" }
 // round wind is played. players are the losers' hands (may be empty) for
 // the whole-table settlement.
 func Score(h *scoring.Hand, rules *Rules, round bool, players []scoring.Request) scoring.Result {
-	f := &facts{h: h, rules: rules, round: round, waits: map[scoring.Counts]int{}, dealer: h.Dealer()}
+	f := &facts{h: h, rules: rules, round: round, waits: map[waitKey]int{}, dealer: h.Dealer()}
 	in, err := f.check()
 	if err != nil {
 		return scoring.Result{Error: err}

@@ -47,7 +47,7 @@ type facts struct {
 	rules  *Rules
 	round  bool // the round wind is played
 	bonus  []scoring.Tile
-	waits  map[scoring.Counts]int
+	waits  map[waitKey]int
 	dealer bool
 	// truncated: the joker search ran out of budget.
 	truncated bool
@@ -169,14 +169,22 @@ func concealed13(r reading) scoring.Counts {
 // (seed 000: "only one possible type of tile you could win with"), judged
 // on the hand before the win in any arrangement.
 func (f *facts) onlyTile(r reading) bool {
-	c := concealed13(r)
-	if n, ok := f.waits[c]; ok {
+	key := waitKey{hand: concealed13(r)}
+	for i := range r.a.sets {
+		if s := &r.a.sets[i]; s.meld >= 0 {
+			for _, sl := range s.slots {
+				key.melds[sl.as]++
+			}
+		}
+	}
+	if n, ok := f.waits[key]; ok {
 		return n == 1
 	}
+	c := key.hand
 	n := 0
 	melds := len(f.h.Melds)
 	for t := scoring.Tile(0); t < scoring.NumKinds; t++ {
-		if c[t] >= 4 {
+		if c[t]+key.melds[t] >= 4 { // all four already in the hand
 			continue
 		}
 		c[t]++
@@ -185,9 +193,14 @@ func (f *facts) onlyTile(r reading) bool {
 		}
 		c[t]--
 	}
-	f.waits[c] = n
+	f.waits[key] = n
 	return n == 1
 }
+
+// waitKey caches the waits of a hand before the win: its concealed tiles
+// and the tiles of its melds (a tile all four of which are held cannot
+// come).
+type waitKey struct{ hand, melds scoring.Counts }
 
 // nineGates reports the pure Nine Gates: the hand before the win is
 // 1112345678999 of one suit, waiting on all nine tiles (seed 000: "only
