@@ -86,7 +86,8 @@ func score(hi *handInput, rules *Rules, r *scoring.Request, explain bool) scorin
 			"not a winning hand: the tiles form neither four sets and a pair nor seven pairs, thirteen orphans, honors and knitted tiles or a knitted straight hand")}
 		if explain {
 			total, pays := Penalty(rules, FalseWinIllegalHand, scoring.Wind(hi.seat))
-			res.Breakdown = &Breakdown{Notation: formatInput(hi), FalseWin: &PenaltyView{Reason: "not a winning hand", Total: total, Payments: pays}}
+			res.Breakdown = &Breakdown{Notation: formatInput(hi), Flowers: hi.flowers, Minimum: rules.Minimum, Rules: *rules,
+				FalseWin: &PenaltyView{Reason: "not a winning hand", Total: total, Payments: pays}}
 		}
 		return res
 	}

@@ -1,6 +1,7 @@
 package mcr
 
 import (
+	"sort"
 	"strings"
 
 	"mjscan/scoring"
@@ -40,6 +41,7 @@ func countsString(c *counts) string {
 			ts = append(ts, toScoring(t))
 		}
 	}
+	sort.Slice(ts, func(i, j int) bool { return ts[i] < ts[j] }) // CONTRACT order
 	return scoring.FormatTiles(ts)
 }
 
