@@ -47,7 +47,12 @@ func corpusDir(t testing.TB) string {
 }
 
 func loadCorpus(t testing.TB, name string) []corpusCase {
-	f, err := os.Open(filepath.Join(corpusDir(t), name))
+	return loadCases(t, filepath.Join(corpusDir(t), name))
+}
+
+func loadCases(t testing.TB, path string) []corpusCase {
+	name := filepath.Base(path)
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatalf("corpus %s: %v", name, err)
 	}
@@ -137,4 +142,21 @@ func TestCorpus(t *testing.T) {
 	if pct < 99.9 {
 		t.Errorf("exact-match rate %.2f%% is under 99.9%%", pct)
 	}
+}
+
+// TestReferenceRandom replays random hands answered by the reference
+// calculator (testdata/README.md); every one must match.
+func TestReferenceRandom(t *testing.T) {
+	cases := loadCases(t, filepath.Join("testdata", "reference_random.jsonl"))
+	eng := New()
+	bad := 0
+	for i := range cases {
+		c := &cases[i]
+		res := eng.Score(&c.Request)
+		if d := compareCase(c, &res); len(d) > 0 {
+			bad++
+			t.Errorf("%s: hand %s win %s melds %v: %v", c.ID, c.Hand, c.WinTile, c.Melds, d)
+		}
+	}
+	t.Logf("reference_random.jsonl: %d/%d exact", len(cases)-bad, len(cases))
 }
