@@ -160,3 +160,31 @@ func TestReferenceRandom(t *testing.T) {
 	}
 	t.Logf("reference_random.jsonl: %d/%d exact", len(cases)-bad, len(cases))
 }
+
+// TestConcurrentScoring scores the public corpus from several goroutines
+// at once: the engine keeps no shared state, so results must not change.
+func TestConcurrentScoring(t *testing.T) {
+	cases := loadCorpus(t, "mcr_public.jsonl")
+	eng := New()
+	want := make([]int, len(cases))
+	for i := range cases {
+		want[i] = eng.Score(&cases[i].Request).Fan
+	}
+	errs := make(chan string, 4)
+	for g := 0; g < 4; g++ {
+		go func(g int) {
+			for i := len(cases) - 1 - g; i >= 0; i -= 2 {
+				if got := eng.Score(&cases[i].Request).Fan; got != want[i] {
+					errs <- fmt.Sprintf("%s: %d, alone %d", cases[i].ID, got, want[i])
+					return
+				}
+			}
+			errs <- ""
+		}(g)
+	}
+	for g := 0; g < 4; g++ {
+		if e := <-errs; e != "" {
+			t.Error(e)
+		}
+	}
+}
