@@ -6,13 +6,26 @@ import (
 	"sort"
 
 	"mjscan/scoring"
+	"mjscan/scoring/american"
+	"mjscan/scoring/classical"
+	"mjscan/scoring/hk"
+	"mjscan/scoring/mcr"
 	"mjscan/scoring/riichi"
+	"mjscan/scoring/vietnamese"
+	"mjscan/scoring/zungjung"
 )
 
 // engines lists every rule set by its CONTRACT name.
 var engines = map[string]scoring.Engine{
-	"riichi": riichi.New(),
-	"sanma":  riichi.NewSanma(),
+	"riichi":     riichi.New(),
+	"sanma":      riichi.NewSanma(),
+	"mcr":        mcr.New(),
+	"zung-jung":  zungjung.New(),
+	"wsm":        zungjung.NewWSM(),
+	"hk":         hk.New(),
+	"classical":  classical.New(),
+	"vietnamese": vietnamese.New(),
+	"american":   american.New(),
 }
 
 // Names lists the rule sets in a stable order.
