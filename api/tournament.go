@@ -2,7 +2,9 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
@@ -72,6 +74,9 @@ func (s *Server) MountTournament(cfg TournamentConfig, records *referee.Store) e
 		return errors.New("the tournament routes need the referee record")
 	}
 	t := &tournamentRoutes{cfg: cfg, records: records, games: map[string]*tableGame{}, s: s}
+	if err := t.load(context.Background()); err != nil {
+		return err
+	}
 	for _, r := range t.routeList() {
 		s.echo.Add(r.method, r.path, r.handler, r.mw...)
 	}
@@ -87,11 +92,88 @@ type tournamentRoutes struct {
 	order   []string
 }
 
-// tableGame is a game being played and the token of its table. Games live
-// in memory; the referee record is what is kept.
+// tableGame is a game being played, the hash of its table's token and the
+// length of its log. Each change is written to the game's log in the
+// referee store before it is answered, and games are rebuilt from their
+// logs when the service starts.
 type tableGame struct {
-	game  *tournament.Game
-	token string
+	game      *tournament.Game
+	tokenHash string
+	logged    int
+}
+
+// gameStart is the first entry of a game's log.
+type gameStart struct {
+	ID          string    `json:"id"`
+	Table       string    `json:"table"`
+	Rules       string    `json:"rules"`
+	Players     [4]string `json:"players"`
+	TokenSHA256 string    `json:"table_token_sha256"`
+}
+
+// Kinds of game log entries.
+const (
+	logStart = "start"
+	logPlay  = "play"
+	logEnd   = "end"
+)
+
+func tokenHash(tok string) string {
+	sum := sha256.Sum256([]byte(tok))
+	return hex.EncodeToString(sum[:])
+}
+
+// load rebuilds every game from its log. A hand that no longer settles
+// (an engine changed its mind) stops that game's replay there; the log
+// itself is untouched and the problem goes to the log.
+func (t *tournamentRoutes) load(ctx context.Context) error {
+	logs, err := t.records.GameLogs(ctx)
+	if err != nil {
+		return fmt.Errorf("reading game logs: %w", err)
+	}
+	for _, log := range logs {
+		var st gameStart
+		if log[0].Kind != logStart || json.Unmarshal(log[0].Body, &st) != nil {
+			t.s.log.Printf("game %s: its log does not begin with the game's start; not loaded", log[0].Game)
+			continue
+		}
+		g, err := tournament.NewGame(st.ID, st.Table, st.Rules, st.Players)
+		if err != nil {
+			t.s.log.Printf("game %s: %v; not loaded", st.ID, err)
+			continue
+		}
+		tg := &tableGame{game: g, tokenHash: st.TokenSHA256, logged: len(log)}
+		for _, e := range log[1:] {
+			switch e.Kind {
+			case logPlay:
+				var p tournament.Play
+				if err := json.Unmarshal(e.Body, &p); err == nil {
+					_, err = g.Record(p)
+				}
+				if err != nil {
+					t.s.log.Printf("game %s entry %d: %v; replay stopped", st.ID, e.Seq, err)
+				}
+			case logEnd:
+				g.End()
+			}
+		}
+		t.games[st.ID] = tg
+		t.order = append(t.order, st.ID)
+	}
+	return nil
+}
+
+// logEntry writes the next entry of a game's log.
+func (t *tournamentRoutes) logEntry(ctx context.Context, tg *tableGame, game, kind, by string, body any) error {
+	b, err := json.Marshal(body)
+	if err != nil {
+		return err
+	}
+	if _, err := t.records.AppendGameEvent(ctx, referee.GameEvent{Game: game, Seq: tg.logged + 1, Kind: kind, By: by, Body: b}); err != nil {
+		return err
+	}
+	tg.logged++
+	return nil
 }
 
 func (t *tournamentRoutes) routeList() []route {
@@ -145,10 +227,11 @@ func (t *tournamentRoutes) who(c echo.Context) (caller, bool) {
 	case eq(tok, t.cfg.OrganizerToken):
 		return caller{role: roleOrganizer}, true
 	}
+	hashed := tokenHash(tok)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for id, g := range t.games {
-		if eq(tok, g.token) {
+		if eq(hashed, g.tokenHash) {
 			return caller{role: roleTable, table: g.game.Table, game: id}, true
 		}
 	}
@@ -224,16 +307,23 @@ func (t *tournamentRoutes) postGame(c echo.Context) error {
 	if _, err := rand.Read(tok); err != nil {
 		return err
 	}
-	tg := &tableGame{game: g, token: "table-" + hex.EncodeToString(tok)}
+	token := "table-" + hex.EncodeToString(tok)
+	tg := &tableGame{game: g, tokenHash: tokenHash(token)}
 	t.mu.Lock()
+	defer t.mu.Unlock()
 	if _, dup := t.games[in.ID]; dup {
-		t.mu.Unlock()
 		return problem(http.StatusConflict, scoring.CodeBadRequest, "a game with this id exists already")
+	}
+	start := gameStart{ID: in.ID, Table: in.Table, Rules: in.Rules, Players: in.Players, TokenSHA256: tg.tokenHash}
+	if err := t.logEntry(c.Request().Context(), tg, in.ID, logStart, string(callerOf(c).role), start); err != nil {
+		if errors.Is(err, referee.ErrSeqTaken) {
+			return problem(http.StatusConflict, scoring.CodeBadRequest, "a game with this id exists already")
+		}
+		return err
 	}
 	t.games[in.ID] = tg
 	t.order = append(t.order, in.ID)
-	t.mu.Unlock()
-	return c.JSON(http.StatusCreated, GameResponse{Game: g, TableToken: tg.token, Versions: t.s.versions()})
+	return c.JSON(http.StatusCreated, GameResponse{Game: g, TableToken: token, Versions: t.s.versions()})
 }
 
 // game finds a game the caller may see.
@@ -294,6 +384,15 @@ func (t *tournamentRoutes) postHand(c echo.Context) error {
 		}
 		return problem(http.StatusUnprocessableEntity, scoring.CodeBadRequest, err.Error())
 	}
+	if err := t.logEntry(c.Request().Context(), g, g.game.ID, logPlay, string(callerOf(c).role), p); err != nil {
+		// Not stored, so not recorded: take the hand back off the game.
+		sheet := g.game.Sheet()
+		sheet.Plays, sheet.Ended = sheet.Plays[:len(sheet.Plays)-1], false
+		if back, rerr := tournament.Replay(sheet, nil); rerr == nil {
+			g.game = back
+		}
+		return err
+	}
 	return c.JSON(http.StatusCreated, HandResponse{Hand: rec, Scores: g.game.Scores, Sticks: g.game.Sticks, Over: g.game.Over, Versions: t.s.versions()})
 }
 
@@ -304,6 +403,11 @@ func (t *tournamentRoutes) postEnd(c echo.Context) error {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if !g.game.Over {
+		if err := t.logEntry(c.Request().Context(), g, g.game.ID, logEnd, string(callerOf(c).role), map[string]bool{"ended": true}); err != nil {
+			return err
+		}
+	}
 	return c.JSON(http.StatusOK, map[string]any{"final": g.game.End(), "versions": t.s.versions()})
 }
 
