@@ -13,7 +13,7 @@ type Engine struct{}
 func New() Engine { return Engine{} }
 
 func (Engine) Name() string      { return "classical" }
-func (Engine) Presets() []string { return PresetNames() }
+func (Engine) Presets() []string { return Presets.Names() }
 
 // Score scores one CONTRACT request: the winner's hand, and the whole
 // table when extra.players holds the losers' hands.

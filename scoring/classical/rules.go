@@ -9,8 +9,6 @@
 package classical
 
 import (
-	"sort"
-
 	"mjscan/scoring"
 )
 
@@ -61,7 +59,7 @@ type Rules struct {
 }
 
 // Presets are the named classical rule sets.
-var Presets = map[string]Rules{
+var Presets = scoring.Presets[Rules]{
 	// Seed 000: "A Quick Look at Mahjong around the World: Chinese Classical".
 	"default": {
 		Name: "default", PungOnlyDiscard: true, Limits: true, LimitValue: 500, BonusTiles: true,
@@ -81,25 +79,11 @@ var Presets = map[string]Rules{
 	},
 }
 
-// PresetNames lists the presets in a stable order.
-func PresetNames() []string {
-	out := make([]string, 0, len(Presets))
-	for k := range Presets {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // RulesFor resolves the preset and options of a classical request.
 func RulesFor(r *scoring.Request) (Rules, *scoring.Error) {
-	name := r.Preset
-	if name == "" {
-		name = "default"
-	}
-	rules, ok := Presets[name]
-	if !ok {
-		return rules, scoring.Errorf(scoring.CodeBadRequest, "unknown classical preset %q: choose one of %v", name, PresetNames())
+	rules, err := Presets.Lookup("classical", r.Preset)
+	if err != nil {
+		return rules, err
 	}
 	return rules.WithOptions(r.Options)
 }
@@ -115,21 +99,14 @@ func (rules Rules) WithOptions(opts map[string]any) (Rules, *scoring.Error) {
 	if len(opts) == 0 {
 		return rules, nil
 	}
-	var err *scoring.Error
-	set := func(p *bool, name string) {
-		if err == nil {
-			*p, err = scoring.BoolOption(opts, name, *p)
-		}
+	o := scoring.OptionReader{Options: opts}
+	o.Bool(&rules.PungOnlyDiscard, "discard_win_pung_only")
+	o.Bool(&rules.Limits, "limits")
+	o.Bool(&rules.BonusTiles, "bonus_tiles")
+	o.Bool(&rules.RobbedKongConcealed, "robbed_kong_concealed")
+	o.Int(&rules.LimitValue, "limit_value")
+	if o.Err == nil && (rules.LimitValue < 1 || rules.LimitValue > maxLimit) {
+		o.Err = scoring.Errorf(scoring.CodeBadRequest, "option limit_value: want a limit between 1 and %d (seed 000: 500; seed 001: 1000 or 2000), got %d", maxLimit, rules.LimitValue)
 	}
-	set(&rules.PungOnlyDiscard, "discard_win_pung_only")
-	set(&rules.Limits, "limits")
-	set(&rules.BonusTiles, "bonus_tiles")
-	set(&rules.RobbedKongConcealed, "robbed_kong_concealed")
-	if err == nil {
-		rules.LimitValue, err = scoring.IntOption(opts, "limit_value", rules.LimitValue)
-		if err == nil && (rules.LimitValue < 1 || rules.LimitValue > maxLimit) {
-			err = scoring.Errorf(scoring.CodeBadRequest, "option limit_value: want a limit between 1 and %d (seed 000: 500; seed 001: 1000 or 2000), got %d", maxLimit, rules.LimitValue)
-		}
-	}
-	return rules, err
+	return rules, o.Err
 }

@@ -19,8 +19,6 @@
 package hk
 
 import (
-	"sort"
-
 	"mjscan/scoring"
 )
 
@@ -86,7 +84,7 @@ type Rules struct {
 
 // Presets are the named rule sets. Every one counts faan the same way; they
 // differ in how faan turn into money.
-var Presets = map[string]Rules{
+var Presets = scoring.Presets[Rules]{
 	"default":    {Name: "default", MinFaan: 3, Limit: 13, Table: HalfSpicy, Payment: Shared, PureStraight: true},
 	"half-spicy": {Name: "half-spicy", MinFaan: 3, Limit: 13, Table: HalfSpicy, Payment: Shared, PureStraight: true},
 	"full-spicy": {Name: "full-spicy", MinFaan: 3, Limit: 13, Table: FullSpicy, Payment: Shared, PureStraight: true},
@@ -94,25 +92,11 @@ var Presets = map[string]Rules{
 	"riichi-advanced": {Name: "riichi-advanced", MinFaan: 3, Limit: 13, Table: HalfSpicy, Payment: DiscarderOnly, PureStraight: true},
 }
 
-// PresetNames lists the presets in a stable order.
-func PresetNames() []string {
-	out := make([]string, 0, len(Presets))
-	for k := range Presets {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // RulesFor resolves a request's preset and options.
 func RulesFor(r *scoring.Request) (Rules, *scoring.Error) {
-	name := r.Preset
-	if name == "" {
-		name = "default"
-	}
-	rules, ok := Presets[name]
-	if !ok {
-		return rules, scoring.Errorf(scoring.CodeBadRequest, "unknown hk preset %q: choose one of %v", name, PresetNames())
+	rules, err := Presets.Lookup("hk", r.Preset)
+	if err != nil {
+		return rules, err
 	}
 	return rules.WithOptions(r.Options)
 }

@@ -23,7 +23,7 @@ func New() Engine { return Engine{} }
 
 func (Engine) Name() string { return "mcr" }
 
-func (Engine) Presets() []string { return PresetNames() }
+func (Engine) Presets() []string { return Presets.Names() }
 
 // Score scores one CONTRACT request.
 func (Engine) Score(r *scoring.Request) scoring.Result {

@@ -1,8 +1,6 @@
 package mcr
 
 import (
-	"sort"
-
 	"mjscan/scoring"
 )
 
@@ -36,32 +34,18 @@ type Rules struct {
 }
 
 // Presets are the named rule sets.
-var Presets = map[string]Rules{
+var Presets = scoring.Presets[Rules]{
 	"default": {Name: "default", TwoConcealedKongs: 8, Minimum: 8, WinBonus: 8, MeldedHandAddedKong: true,
 		PenaltyBelowMinimum: 10, PenaltyIllegalHand: 20},
 	"mcr-2006": {Name: "mcr-2006", TwoConcealedKongs: 6, Minimum: 8, WinBonus: 8, MeldedHandAddedKong: true,
 		PenaltyBelowMinimum: 10, PenaltyIllegalHand: 20},
 }
 
-// PresetNames lists the presets in a stable order.
-func PresetNames() []string {
-	out := make([]string, 0, len(Presets))
-	for k := range Presets {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // RulesFor resolves a request's preset and options.
 func RulesFor(r *scoring.Request) (Rules, *scoring.Error) {
-	name := r.Preset
-	if name == "" {
-		name = "default"
-	}
-	rules, ok := Presets[name]
-	if !ok {
-		return rules, scoring.Errorf(scoring.CodeBadRequest, "unknown mcr preset %q: choose one of %v", name, PresetNames())
+	rules, err := Presets.Lookup("mcr", r.Preset)
+	if err != nil {
+		return rules, err
 	}
 	if len(r.Options) == 0 {
 		return rules, nil
@@ -73,7 +57,6 @@ func RulesFor(r *scoring.Request) (Rules, *scoring.Error) {
 			return rules, scoring.Errorf(scoring.CodeBadRequest, "unknown mcr option %q: the options are two_concealed_kongs (6 or 8), minimum, melded_hand_added_kong and all_terminals_double_pung", k)
 		}
 	}
-	var err *scoring.Error
 	if rules.TwoConcealedKongs, err = scoring.IntOption(r.Options, "two_concealed_kongs", rules.TwoConcealedKongs); err != nil {
 		return rules, err
 	}

@@ -3,8 +3,6 @@
 package riichi
 
 import (
-	"sort"
-
 	"mjscan/scoring"
 )
 
@@ -33,7 +31,7 @@ type Rules struct {
 }
 
 // Presets are the named rule sets.
-var Presets = map[string]Rules{
+var Presets = scoring.Presets[Rules]{
 	"default": {
 		Name: "default", OpenTanyao: true, AkaDora: true, DoubleYakuman: true, KazoeYakuman: true,
 		DoubleWindFu: 4, Renhou: true, StartPoints: 25000,
@@ -54,16 +52,6 @@ var Presets = map[string]Rules{
 	},
 }
 
-// PresetNames lists the presets in a stable order.
-func PresetNames() []string {
-	var out []string
-	for k := range Presets {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // RulesFor resolves the rule set a request asks for: its preset (the rules
 // name "sanma" implies the sanma preset), then its options.
 func RulesFor(r *scoring.Request) (Rules, *scoring.Error) {
@@ -74,9 +62,9 @@ func RulesFor(r *scoring.Request) (Rules, *scoring.Error) {
 			name = "sanma"
 		}
 	}
-	rules, ok := Presets[name]
-	if !ok {
-		return rules, scoring.Errorf(scoring.CodeBadRequest, "unknown riichi preset %q: choose one of %v", name, PresetNames())
+	rules, err := Presets.Lookup("riichi", name)
+	if err != nil {
+		return rules, err
 	}
 	if r.Rules == "sanma" {
 		rules.Sanma = true
@@ -90,23 +78,16 @@ func (rules Rules) WithOptions(opts map[string]any) (Rules, *scoring.Error) {
 	if len(opts) == 0 {
 		return rules, nil
 	}
-	var err *scoring.Error
-	set := func(p *bool, name string) {
-		if err == nil {
-			*p, err = scoring.BoolOption(opts, name, *p)
-		}
+	o := scoring.OptionReader{Options: opts}
+	o.Bool(&rules.OpenTanyao, "open_tanyao")
+	o.Bool(&rules.AkaDora, "aka_dora")
+	o.Bool(&rules.DoubleYakuman, "double_yakuman")
+	o.Bool(&rules.KazoeYakuman, "kazoe_yakuman")
+	o.Bool(&rules.KiriageMangan, "kiriage_mangan")
+	o.Bool(&rules.Renhou, "renhou")
+	o.Int(&rules.DoubleWindFu, "double_wind_fu")
+	if o.Err == nil && rules.DoubleWindFu != 2 && rules.DoubleWindFu != 4 {
+		o.Err = scoring.Errorf(scoring.CodeBadRequest, "option double_wind_fu: want 2 or 4, got %d", rules.DoubleWindFu)
 	}
-	set(&rules.OpenTanyao, "open_tanyao")
-	set(&rules.AkaDora, "aka_dora")
-	set(&rules.DoubleYakuman, "double_yakuman")
-	set(&rules.KazoeYakuman, "kazoe_yakuman")
-	set(&rules.KiriageMangan, "kiriage_mangan")
-	set(&rules.Renhou, "renhou")
-	if err == nil {
-		rules.DoubleWindFu, err = scoring.IntOption(opts, "double_wind_fu", rules.DoubleWindFu)
-		if err == nil && rules.DoubleWindFu != 2 && rules.DoubleWindFu != 4 {
-			err = scoring.Errorf(scoring.CodeBadRequest, "option double_wind_fu: want 2 or 4, got %d", rules.DoubleWindFu)
-		}
-	}
-	return rules, err
+	return rules, o.Err
 }

@@ -23,7 +23,7 @@ func (e Engine) Name() string {
 	return "riichi"
 }
 
-func (e Engine) Presets() []string { return PresetNames() }
+func (e Engine) Presets() []string { return Presets.Names() }
 
 // Score scores one CONTRACT request.
 func (e Engine) Score(r *scoring.Request) scoring.Result {

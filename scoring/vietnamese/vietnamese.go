@@ -5,8 +5,6 @@
 package vietnamese
 
 import (
-	"sort"
-
 	"mjscan/scoring"
 	"mjscan/scoring/classical"
 )
@@ -53,22 +51,12 @@ func Stands(joker, tile scoring.Tile) bool {
 // Presets are the Vietnamese rule sets: the classical table, only the
 // winner scored, no "discard completes a pung" restriction (the seed lets a
 // player win on a discarded bonus tile for any set), limit 500.
-var Presets = map[string]classical.Rules{
+var Presets = scoring.Presets[classical.Rules]{
 	"default": {
 		Name: "default", PungOnlyDiscard: false, Limits: true, LimitValue: 500, BonusTiles: true,
 		WinnerOnly: true, KingsQueens: true, JokersAsBonus: true, Jokers: Stands, BonusWinsDiscard: true,
 		Source: "seed 000 (Vietnamese Mahjong, scored on the Chinese Classical table)",
 	},
-}
-
-// PresetNames lists the presets in a stable order.
-func PresetNames() []string {
-	out := make([]string, 0, len(Presets))
-	for k := range Presets {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // Engine scores "vietnamese" requests.
@@ -78,17 +66,13 @@ type Engine struct{}
 func New() Engine { return Engine{} }
 
 func (Engine) Name() string      { return "vietnamese" }
-func (Engine) Presets() []string { return PresetNames() }
+func (Engine) Presets() []string { return Presets.Names() }
 
 // RulesFor resolves the preset and the options (those of classical).
 func RulesFor(r *scoring.Request) (classical.Rules, *scoring.Error) {
-	name := r.Preset
-	if name == "" {
-		name = "default"
-	}
-	rules, ok := Presets[name]
-	if !ok {
-		return rules, scoring.Errorf(scoring.CodeBadRequest, "unknown vietnamese preset %q: choose one of %v", name, PresetNames())
+	rules, err := Presets.Lookup("vietnamese", r.Preset)
+	if err != nil {
+		return rules, err
 	}
 	return rules.WithOptions(r.Options)
 }

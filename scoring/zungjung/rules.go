@@ -18,8 +18,6 @@
 package zungjung
 
 import (
-	"sort"
-
 	"mjscan/scoring"
 )
 
@@ -59,22 +57,12 @@ type Rules struct {
 }
 
 // Presets are the named rule sets.
-var Presets = map[string]Rules{
+var Presets = scoring.Presets[Rules]{
 	"zung-jung": {Name: "zung-jung", ChickenHand: true, Limit: 320, NineGatesOnHeaven: true, Par: 25},
 	"wsm":       {Name: "wsm", Minimum: 5, Limit: 320, Par: 25, SeabedNoKong: true},
 	// Zung Jung with the uniform payoff: the winner still receives three
 	// times the value, but the discarder pays no more than the others.
 	"zung-jung-uniform": {Name: "zung-jung-uniform", ChickenHand: true, Limit: 320, NineGatesOnHeaven: true, Par: 25, UniformPayoff: true},
-}
-
-// PresetNames lists the presets in a stable order.
-func PresetNames() []string {
-	out := make([]string, 0, len(Presets))
-	for k := range Presets {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // RulesFor resolves a request's preset (by default the one named like its
@@ -84,9 +72,9 @@ func RulesFor(r *scoring.Request, defaultPreset string) (Rules, *scoring.Error) 
 	if name == "" || name == "default" {
 		name = defaultPreset
 	}
-	rules, ok := Presets[name]
-	if !ok {
-		return rules, scoring.Errorf(scoring.CodeBadRequest, "unknown %s preset %q: choose one of %v", r.Rules, name, PresetNames())
+	rules, err := Presets.Lookup(r.Rules, name)
+	if err != nil {
+		return rules, err
 	}
 	return rules.WithOptions(r.Options)
 }

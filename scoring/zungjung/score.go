@@ -18,7 +18,7 @@ func NewWSM() Engine { return Engine{preset: "wsm"} }
 
 func (e Engine) Name() string { return e.preset }
 
-func (e Engine) Presets() []string { return PresetNames() }
+func (e Engine) Presets() []string { return Presets.Names() }
 
 // Score scores one CONTRACT request.
 func (e Engine) Score(r *scoring.Request) scoring.Result {
