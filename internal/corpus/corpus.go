@@ -47,7 +47,13 @@ func Load(name string) ([]Case, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Open(filepath.Join(dir, name))
+	return LoadFile(filepath.Join(dir, name))
+}
+
+// LoadFile reads a corpus file at a path (a package's own testdata, say).
+func LoadFile(path string) ([]Case, error) {
+	name := filepath.Base(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -74,5 +80,11 @@ func Load(name string) ([]Case, error) {
 		c.Raw = append(json.RawMessage(nil), line...)
 		out = append(out, c)
 	}
-	return out, sc.Err()
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("corpus %s is empty", name)
+	}
+	return out, nil
 }

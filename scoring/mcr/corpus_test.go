@@ -1,118 +1,23 @@
 package mcr
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
-	"sort"
 	"testing"
 
-	"mjscan/scoring"
+	"mjscan/internal/corpus"
 )
 
 // corpusFiles are the shared MCR corpora, each line a CONTRACT request
 // with the expected result.
 var corpusFiles = []string{"mcr_public.jsonl", "mcr_known.jsonl", "mcr_lib.jsonl", "mcr_botzone.jsonl"}
 
-type corpusCase struct {
-	scoring.Request
-	Expect struct {
-		OK    *bool          `json:"ok"`
-		Error *scoring.Error `json:"error"`
-		Fan   *int           `json:"fan"`
-		Fans  []scoring.Fan  `json:"fans"`
-	} `json:"expect"`
-}
-
-// corpusDir finds ../shared/corpora beside the repository root, walking up
-// from the package directory.
-func corpusDir(t testing.TB) string {
-	dir, err := os.Getwd()
+func loadCorpus(t testing.TB, name string) []corpus.Case {
+	cases, err := corpus.Load(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for d := dir; ; d = filepath.Dir(d) {
-		c := filepath.Join(d, "shared", "corpora")
-		if st, err := os.Stat(c); err == nil && st.IsDir() {
-			return c
-		}
-		if filepath.Dir(d) == d {
-			break
-		}
-	}
-	t.Fatalf("shared/corpora not found above %s: the MCR corpora live in ../shared/corpora beside the repository", dir)
-	return ""
-}
-
-func loadCorpus(t testing.TB, name string) []corpusCase {
-	return loadCases(t, filepath.Join(corpusDir(t), name))
-}
-
-func loadCases(t testing.TB, path string) []corpusCase {
-	name := filepath.Base(path)
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatalf("corpus %s: %v", name, err)
-	}
-	defer f.Close()
-	var out []corpusCase
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		line := sc.Bytes()
-		if len(line) == 0 {
-			continue
-		}
-		var c corpusCase
-		if err := json.Unmarshal(line, &c); err != nil {
-			t.Fatalf("corpus %s: %v", name, err)
-		}
-		out = append(out, c)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if len(out) == 0 {
-		t.Fatalf("corpus %s is empty", name)
-	}
-	return out
-}
-
-func fanMultiset(fs []scoring.Fan) string {
-	s := make([]string, 0, len(fs))
-	for _, f := range fs {
-		s = append(s, fmt.Sprintf("%d×%d", f.ID, f.Count))
-	}
-	sort.Strings(s)
-	return fmt.Sprint(s)
-}
-
-// compareCase checks a result the way compare.py does: ok, error.code when
-// a failure is expected, fan, and the multiset of (fan id, count).
-func compareCase(c *corpusCase, res *scoring.Result) []string {
-	var diff []string
-	e := &c.Expect
-	if e.OK != nil && *e.OK != res.OK {
-		diff = append(diff, fmt.Sprintf("ok want %v got %v", *e.OK, res.OK))
-	}
-	if e.OK != nil && !*e.OK {
-		got := ""
-		if res.Error != nil {
-			got = res.Error.Code
-		}
-		if e.Error == nil || e.Error.Code != got {
-			diff = append(diff, fmt.Sprintf("error want %v got %q", e.Error, got))
-		}
-	}
-	if e.Fan != nil && *e.Fan != res.Fan {
-		diff = append(diff, fmt.Sprintf("fan want %d got %d", *e.Fan, res.Fan))
-	}
-	if e.Fans != nil && fanMultiset(e.Fans) != fanMultiset(res.Fans) {
-		diff = append(diff, fmt.Sprintf("fans want %s got %s", fanMultiset(e.Fans), fanMultiset(res.Fans)))
-	}
-	return diff
+	return cases
 }
 
 func TestCorpus(t *testing.T) {
@@ -125,8 +30,8 @@ func TestCorpus(t *testing.T) {
 			c := &cases[i]
 			res := eng.Score(&c.Request)
 			total++
-			if d := compareCase(c, &res); len(d) > 0 {
-				t.Logf("%s %s: hand %s win %s melds %v: %v", name, c.ID, c.Hand, c.WinTile, c.Melds, d)
+			if d := corpus.Compare(c.Expect, res); len(d) > 0 {
+				t.Logf("%s %s: hand %s win %s melds %v: %v", name, c.Request.ID, c.Request.Hand, c.Request.WinTile, c.Request.Melds, d)
 				if res.Error != nil {
 					t.Logf("   error: %s", res.Error.Message)
 				}
@@ -147,15 +52,18 @@ func TestCorpus(t *testing.T) {
 // TestReferenceRandom replays random hands answered by the reference
 // calculator (testdata/README.md); every one must match.
 func TestReferenceRandom(t *testing.T) {
-	cases := loadCases(t, filepath.Join("testdata", "reference_random.jsonl"))
+	cases, err := corpus.LoadFile(filepath.Join("testdata", "reference_random.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	eng := New()
 	bad := 0
 	for i := range cases {
 		c := &cases[i]
 		res := eng.Score(&c.Request)
-		if d := compareCase(c, &res); len(d) > 0 {
+		if d := corpus.Compare(c.Expect, res); len(d) > 0 {
 			bad++
-			t.Errorf("%s: hand %s win %s melds %v: %v", c.ID, c.Hand, c.WinTile, c.Melds, d)
+			t.Errorf("%s: hand %s win %s melds %v: %v", c.Request.ID, c.Request.Hand, c.Request.WinTile, c.Request.Melds, d)
 		}
 	}
 	t.Logf("reference_random.jsonl: %d/%d exact", len(cases)-bad, len(cases))
@@ -175,7 +83,7 @@ func TestConcurrentScoring(t *testing.T) {
 		go func(g int) {
 			for i := len(cases) - 1 - g; i >= 0; i -= 2 {
 				if got := eng.Score(&cases[i].Request).Fan; got != want[i] {
-					errs <- fmt.Sprintf("%s: %d, alone %d", cases[i].ID, got, want[i])
+					errs <- fmt.Sprintf("%s: %d, alone %d", cases[i].Request.ID, got, want[i])
 					return
 				}
 			}

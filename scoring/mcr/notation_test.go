@@ -1,6 +1,8 @@
 package mcr
 
 import (
+	"fmt"
+	"sort"
 	"testing"
 	"unicode/utf8"
 
@@ -140,4 +142,14 @@ func FuzzParseMCR(f *testing.F) {
 			t.Fatalf("%q: failed without an error", s)
 		}
 	})
+}
+
+// fanMultiset writes fans as a sorted "id×count" list for comparing.
+func fanMultiset(fs []scoring.Fan) string {
+	s := make([]string, 0, len(fs))
+	for _, f := range fs {
+		s = append(s, fmt.Sprintf("%d×%d", f.ID, f.Count))
+	}
+	sort.Strings(s)
+	return fmt.Sprint(s)
 }
