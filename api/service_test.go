@@ -73,9 +73,9 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 func TestEveryAnswerCarriesVersions(t *testing.T) {
 	_, ts := newTestServer(t, nil, nil)
 	for _, a := range []*answer{
-		get(t, ts.URL + "/healthz"), get(t, ts.URL + "/v1/rules"), postJSON(t, ts.URL+"/v1/scores", readmeHand),
+		get(t, ts.URL+"/healthz"), get(t, ts.URL+"/v1/rules"), postJSON(t, ts.URL+"/v1/scores", readmeHand),
 		postJSON(t, ts.URL+"/v1/verify", `{"request":`+readmeHand+`,"claim":{"points":1}}`),
-		get(t, ts.URL + "/v1/notation?mpsz=123m"), get(t, ts.URL + "/"),
+		get(t, ts.URL+"/v1/notation?mpsz=123m"), get(t, ts.URL+"/"),
 	} {
 		if a.header.Get("Mjscan-Version") == "" {
 			t.Errorf("no Mjscan-Version header on %.80s", a.body)
