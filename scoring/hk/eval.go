@@ -73,30 +73,30 @@ func (f *facts) regular(r *reading, e *eval) {
 	h := f.h
 	chows, triplets, kongs, concealed, dragons, winds := 0, 0, 0, 0, 0, 0
 	var chowAt [3][10]bool
-	for i := range r.sets {
-		s := &r.sets[i]
-		if s.kind == scoring.Chow {
+	for i := range r.Sets {
+		s := &r.Sets[i]
+		if s.Kind == scoring.Chow {
 			chows++
-			chowAt[s.tile/9][s.tile%9+1] = true
+			chowAt[s.Tile/9][s.Tile%9+1] = true
 			continue
 		}
 		triplets++
-		if s.kind == scoring.Kong {
+		if s.Kind == scoring.Kong {
 			kongs++
 		}
-		if s.concealed {
+		if s.Concealed {
 			concealed++
 		}
 		switch {
-		case s.tile.IsDragon():
+		case s.Tile.IsDragon():
 			dragons++
-			e.add(WhiteDragon+Faan(s.tile-scoring.White), int8(i))
-		case s.tile.IsWind():
+			e.add(WhiteDragon+Faan(s.Tile-scoring.White), int8(i))
+		case s.Tile.IsWind():
 			winds++
-			if s.tile == h.Seat.Tile() {
+			if s.Tile == h.Seat.Tile() {
 				e.add(SeatWind, int8(i))
 			}
-			if s.tile == h.Round.Tile() {
+			if s.Tile == h.Round.Tile() {
 				e.add(PrevalentWind, int8(i))
 			}
 		}
@@ -110,13 +110,13 @@ func (f *facts) regular(r *reading, e *eval) {
 	switch {
 	case dragons == 3:
 		e.add(BigThreeDragons, -1)
-	case dragons == 2 && r.pair.IsDragon():
+	case dragons == 2 && r.Pair.IsDragon():
 		e.add(LittleThreeDragons, -1)
 	}
 	switch {
 	case winds == 4:
 		e.add(BigFourWinds, -1)
-	case winds == 3 && r.pair.IsWind():
+	case winds == 3 && r.Pair.IsWind():
 		e.add(LittleFourWinds, -1)
 	}
 	if concealed == 4 {

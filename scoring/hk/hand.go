@@ -11,23 +11,12 @@ const (
 	formOrphans                // Thirteen Orphans
 )
 
-// set is one of the four sets of a reading.
-type set struct {
-	kind      scoring.SetKind // Chow, Pung or Kong
-	tile      scoring.Tile    // lowest tile kind
-	open      bool            // from a claimed meld
-	concealed bool            // a pung or kong neither claimed nor completed by a discard
-}
-
-func (s *set) triplet() bool { return s.kind == scoring.Pung || s.kind == scoring.Kong }
-
 // reading is one arrangement of the hand; the best one counts ("a hand may
 // be arranged freely; the highest-scoring arrangement counts", HK.md §2).
+// Win is -1 for the pair or an irregular hand.
 type reading struct {
 	form form
-	sets [4]set
-	pair scoring.Tile
-	win  int8 // set the winning tile completed; -1 the pair or an irregular hand
+	scoring.Reading
 }
 
 // facts are what the whole hand shows, whatever the arrangement.
@@ -36,7 +25,7 @@ type facts struct {
 	rules  *Rules
 	win    scoring.Tile
 	all    scoring.Counts
-	melds  [4]set
+	melds  [4]scoring.Group
 	nMelds int
 	closed bool
 
@@ -57,15 +46,7 @@ func newFacts(h *scoring.Hand, rules *Rules) *facts {
 		for _, t := range m.Tiles {
 			f.all[t.Kind()]++
 		}
-		s := set{tile: m.Base(), open: m.Open(), concealed: m.Type == scoring.Ankan}
-		switch {
-		case m.Type == scoring.Chi:
-			s.kind = scoring.Chow
-		case m.IsKong():
-			s.kind = scoring.Kong
-		default:
-			s.kind = scoring.Pung
-		}
+		s := scoring.MeldGroup(f.nMelds, m)
 		f.melds[f.nMelds] = s
 		f.nMelds++
 	}
@@ -116,56 +97,15 @@ func (f *facts) readings(fn func(r *reading)) {
 	c := scoring.CountOf(f.h.Concealed)
 	if f.nMelds == 0 {
 		if scoring.IsThirteenOrphans(&c) {
-			fn(&reading{form: formOrphans, win: -1})
+			fn(&reading{form: formOrphans, Reading: scoring.Reading{Win: -1}})
 		}
 		if f.rules.SevenPairs && scoring.IsSevenPairs(&c, false) {
-			fn(&reading{form: formSevenPairs, win: -1})
+			fn(&reading{form: formSevenPairs, Reading: scoring.Reading{Win: -1}})
 		}
 	}
-	var r reading
-	tsumo := f.h.Tsumo
-	scoring.Divisions(&c, func(d *scoring.Division) {
-		if d.N+f.nMelds != 4 {
-			return
-		}
-		n := 0
-		for i := 0; i < d.N; i++ {
-			s := d.Sets[i]
-			r.sets[n] = set{kind: s.Kind, tile: s.Tile, concealed: s.Kind == scoring.Pung}
-			n++
-		}
-		for i := 0; i < f.nMelds; i++ {
-			r.sets[n] = f.melds[i]
-			n++
-		}
-		r.form = formRegular
-		r.pair = d.Pair
-		// A pung completed by a discard is not concealed; the winner may
-		// place the winning tile in any concealed set or the pair.
-		for i := 0; i < d.N; i++ {
-			if !d.Sets[i].Contains(f.win) || seenBefore(&r, i) {
-				continue
-			}
-			keep := r.sets[i].concealed
-			if r.sets[i].kind == scoring.Pung && !tsumo {
-				r.sets[i].concealed = false
-			}
-			r.win = int8(i)
-			fn(&r)
-			r.sets[i].concealed = keep
-		}
-		if d.Pair == f.win {
-			r.win = -1
-			fn(&r)
-		}
+	r := reading{form: formRegular}
+	scoring.StandardReadings(&c, f.melds[:f.nMelds], f.win, f.h.Tsumo, func(sr *scoring.Reading) {
+		r.Reading = *sr
+		fn(&r)
 	})
-}
-
-func seenBefore(r *reading, i int) bool {
-	for j := 0; j < i; j++ {
-		if r.sets[j].kind == r.sets[i].kind && r.sets[j].tile == r.sets[i].tile {
-			return true
-		}
-	}
-	return false
 }

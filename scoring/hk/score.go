@@ -245,15 +245,15 @@ func (f *facts) result(e *eval, all []eval, s Situation) scoring.Result {
 		it := e.items[i]
 		v := FaanView{Name: it.f.Name(), Faan: it.f.Value(), Bonus: it.f.Bonus()}
 		if it.set >= 0 {
-			v.Set = setTiles(&e.r.sets[it.set])
+			v.Set = scoring.FormatTiles(e.r.Sets[it.set].Tiles())
 		}
 		b.Faan = append(b.Faan, v)
 		res.Fans = append(res.Fans, scoring.Fan{ID: it.f.ID(), Name: v.Name, Fan: v.Faan, Count: 1})
 	}
 	if e.r.form == formRegular {
-		for i := range e.r.sets {
-			st := &e.r.sets[i]
-			b.Sets = append(b.Sets, SetView{Tiles: setTiles(st), Kind: st.kind.String(), Open: st.open, Concealed: st.triplet() && st.concealed, Winning: int(e.r.win) == i})
+		for i := range e.r.Sets {
+			st := &e.r.Sets[i]
+			b.Sets = append(b.Sets, SetView{Tiles: scoring.FormatTiles(st.Tiles()), Kind: st.Kind.String(), Open: st.Open, Concealed: st.Triplet() && st.Concealed, Winning: int(e.r.Win) == i})
 		}
 	}
 	res.Points.Payments, b.Payment = f.payments(b.BasePoints, s.Discarder)
@@ -331,17 +331,6 @@ func (f *facts) payments(b int, discarder string) ([]scoring.Payment, string) {
 	return out, why
 }
 
-func setTiles(s *set) string {
-	t := []scoring.Tile{s.tile, s.tile, s.tile}
-	switch s.kind {
-	case scoring.Chow:
-		t = []scoring.Tile{s.tile, s.tile + 1, s.tile + 2}
-	case scoring.Kong:
-		t = append(t, s.tile)
-	}
-	return scoring.FormatTiles(t)
-}
-
 func arrangement(r *reading) string {
 	switch r.form {
 	case formOrphans:
@@ -349,16 +338,7 @@ func arrangement(r *reading) string {
 	case formSevenPairs:
 		return "seven pairs"
 	}
-	parts := make([]string, 0, 5)
-	for i := range r.sets {
-		p := setTiles(&r.sets[i])
-		if r.sets[i].open {
-			p = "(" + p + ")"
-		}
-		parts = append(parts, p)
-	}
-	parts = append(parts, scoring.FormatTiles([]scoring.Tile{r.pair, r.pair}))
-	return strings.Join(parts, " ")
+	return r.Reading.String()
 }
 
 // addAlternative lists an arrangement once: placing the winning tile in

@@ -37,7 +37,7 @@ var fuReasons = [...]string{
 }
 
 // fuItem is one line of the fu table, tied to the set that earned it
-// (index into reading.sets, -1 for the pair or none).
+// (index into reading.Sets, -1 for the pair or none).
 type fuItem struct {
 	fu     uint8
 	reason fuReason
@@ -180,33 +180,33 @@ func (f *facts) setYaku(r *reading, e *eval, han func(int) int) {
 	h := f.h
 	var chows, pungs [scoring.NumKinds]uint8 // pungs counts kongs too
 	nChow, nConcealedPung, nKong := 0, 0, 0
-	allTermHon := r.pair.IsTerminalOrHonor() // every set and the pair holds a terminal or honor
+	allTermHon := r.Pair.IsTerminalOrHonor() // every set and the pair holds a terminal or honor
 	anyChow := false
-	for i := range r.sets {
-		s := &r.sets[i]
-		if s.kind == scoring.Chow {
-			chows[s.tile]++
+	for i := range r.Sets {
+		s := &r.Sets[i]
+		if s.Kind == scoring.Chow {
+			chows[s.Tile]++
 			nChow++
 			anyChow = true
-			if s.tile%9 != 0 && s.tile%9 != 6 {
+			if s.Tile%9 != 0 && s.Tile%9 != 6 {
 				allTermHon = false
 			}
 			continue
 		}
-		pungs[s.tile]++
-		if s.kind == scoring.Kong {
+		pungs[s.Tile]++
+		if s.Kind == scoring.Kong {
 			nKong++
 		}
-		if s.concealed {
+		if s.Concealed {
 			nConcealedPung++
 		}
-		if !s.tile.IsTerminalOrHonor() {
+		if !s.Tile.IsTerminalOrHonor() {
 			allTermHon = false
 		}
 	}
 
 	// Pinfu: closed, four chows, a pair worth no fu, a two-sided wait.
-	if f.closed && nChow == 4 && r.wait == scoring.Ryanmen && !f.valuedPair(r.pair) {
+	if f.closed && nChow == 4 && r.Wait == scoring.Ryanmen && !f.valuedPair(r.Pair) {
 		e.add(YakuPinfu, 1)
 	}
 	// Iipeikou and ryanpeikou (closed only).
@@ -239,7 +239,7 @@ func (f *facts) setYaku(r *reading, e *eval, han func(int) int) {
 		e.add(YakuChun, 1)
 	}
 	// Shousangen: two dragon pungs and a dragon pair.
-	if r.pair.IsDragon() {
+	if r.Pair.IsDragon() {
 		d := 0
 		for t := scoring.White; t <= scoring.Red; t++ {
 			d += int(pungs[t])
@@ -295,16 +295,16 @@ func (f *facts) valuedPair(t scoring.Tile) bool {
 func (f *facts) fu(r *reading, e *eval) {
 	h := f.h
 	e.addFu(20, fuBase, -1)
-	switch r.wait {
+	switch r.Wait {
 	case scoring.Kanchan, scoring.Penchan, scoring.Tanki:
-		e.addFu(2, fuWait, r.win)
+		e.addFu(2, fuWait, r.Win)
 	}
 	// Pair.
 	pairFu := 0
-	if r.pair.IsDragon() {
+	if r.Pair.IsDragon() {
 		pairFu = 2
 	}
-	seat, round := h.Seat.Tile() == r.pair, h.Round.Tile() == r.pair
+	seat, round := h.Seat.Tile() == r.Pair, h.Round.Tile() == r.Pair
 	switch {
 	case seat && round:
 		pairFu += f.rules.DoubleWindFu
@@ -314,19 +314,19 @@ func (f *facts) fu(r *reading, e *eval) {
 	if pairFu > 0 {
 		e.addFu(pairFu, fuPair, -1)
 	}
-	for i := range r.sets {
-		s := &r.sets[i]
-		if s.kind == scoring.Chow {
+	for i := range r.Sets {
+		s := &r.Sets[i]
+		if s.Kind == scoring.Chow {
 			continue
 		}
 		fu := 2
-		if s.tile.IsTerminalOrHonor() {
+		if s.Tile.IsTerminalOrHonor() {
 			fu *= 2
 		}
-		if s.concealed {
+		if s.Concealed {
 			fu *= 2
 		}
-		if s.kind == scoring.Kong {
+		if s.Kind == scoring.Kong {
 			fu *= 4
 		}
 		e.setFu += fu
@@ -388,16 +388,16 @@ func (f *facts) yakuman(r *reading, e *eval) {
 	}
 	var pungs [scoring.NumKinds]uint8
 	concealed, kongs := 0, 0
-	for i := range r.sets {
-		s := &r.sets[i]
-		if s.kind == scoring.Chow {
+	for i := range r.Sets {
+		s := &r.Sets[i]
+		if s.Kind == scoring.Chow {
 			continue
 		}
-		pungs[s.tile]++
-		if s.concealed {
+		pungs[s.Tile]++
+		if s.Concealed {
 			concealed++
 		}
-		if s.kind == scoring.Kong {
+		if s.Kind == scoring.Kong {
 			kongs++
 		}
 	}
@@ -410,11 +410,11 @@ func (f *facts) yakuman(r *reading, e *eval) {
 	}
 	if winds == 4 {
 		e.addYakuman(YakuDaisuushii, double(YakuDaisuushii))
-	} else if winds == 3 && r.pair.IsWind() {
+	} else if winds == 3 && r.Pair.IsWind() {
 		e.addYakuman(YakuShousuushii, 1)
 	}
 	if concealed == 4 {
-		if r.wait == scoring.Tanki {
+		if r.Wait == scoring.Tanki {
 			e.addYakuman(YakuSuuankouTanki, double(YakuSuuankouTanki))
 		} else {
 			e.addYakuman(YakuSuuankou, 1)

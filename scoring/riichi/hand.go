@@ -13,22 +13,11 @@ const (
 	formOrphans
 )
 
-// set is one of the four sets of a reading, with what fu and yaku need.
-type set struct {
-	kind      scoring.SetKind // Chow, Pung or Kong
-	tile      scoring.Tile    // lowest tile kind
-	open      bool            // from a called meld
-	concealed bool            // counts as concealed (ankou): not called and not completed by a discard
-	meld      int8            // meld index, -1 for concealed tiles
-}
-
-// reading is one way to read the winning hand: its sets, pair and wait.
+// reading is one way to read the winning hand: seven pairs, thirteen
+// orphans, or a standard reading with its sets, pair and wait.
 type reading struct {
 	form form
-	sets [4]set
-	pair scoring.Tile
-	win  int8 // index in sets of the set the winning tile completed, -1 for the pair
-	wait scoring.WaitShape
+	scoring.Reading
 }
 
 // facts are what the whole hand shows, whatever the reading.
@@ -38,7 +27,7 @@ type facts struct {
 	closed  bool
 	win     scoring.Tile // kind of the winning tile
 	all     scoring.Counts
-	melds   [4]set
+	melds   [4]scoring.Group
 	nMelds  int
 	kongs   int
 	suits   uint8 // bit per suit present (man, pin, sou)
@@ -68,15 +57,9 @@ func newFacts(h *scoring.Hand, rules *Rules) *facts {
 		for _, t := range m.Tiles {
 			f.all[t.Kind()]++
 		}
-		s := set{tile: m.Base(), open: m.Open(), concealed: !m.Open(), meld: int8(i)}
-		switch {
-		case m.Type == scoring.Chi:
-			s.kind = scoring.Chow
-		case m.IsKong():
-			s.kind = scoring.Kong
+		s := scoring.MeldGroup(i, m)
+		if s.Kind == scoring.Kong {
 			f.kongs++
-		default:
-			s.kind = scoring.Pung
 		}
 		f.melds[f.nMelds] = s
 		f.nMelds++
@@ -172,66 +155,16 @@ func (f *facts) readings(fn func(r *reading)) {
 	c := scoring.CountOf(f.h.Concealed)
 	if f.nMelds == 0 {
 		if scoring.IsThirteenOrphans(&c) {
-			fn(&reading{form: formOrphans, win: -1, wait: scoring.Tanki})
+			fn(&reading{form: formOrphans, Reading: scoring.Reading{Win: -1, Wait: scoring.Tanki}})
 			return
 		}
 		if scoring.IsSevenPairs(&c, false) {
-			fn(&reading{form: formSevenPairs, win: -1, wait: scoring.Tanki})
+			fn(&reading{form: formSevenPairs, Reading: scoring.Reading{Win: -1, Wait: scoring.Tanki}})
 		}
 	}
-	var r reading
-	tsumo := f.h.Tsumo
-	scoring.Divisions(&c, func(d *scoring.Division) {
-		n := 0
-		for i := 0; i < d.N; i++ {
-			s := d.Sets[i]
-			r.sets[n] = set{kind: s.Kind, tile: s.Tile, concealed: s.Kind == scoring.Pung, meld: -1}
-			n++
-		}
-		for i := 0; i < f.nMelds; i++ {
-			r.sets[n] = f.melds[i]
-			n++
-		}
-		r.form = formStandard
-		r.pair = d.Pair
-		// The winning tile may have completed any concealed set holding it,
-		// or the pair; each choice is a reading of its own.
-		for i := 0; i < d.N; i++ {
-			s := r.sets[i]
-			if !d.Sets[i].Contains(f.win) {
-				continue
-			}
-			key := uint16(s.kind)<<8 | uint16(s.tile)
-			if alreadySeen(&r, i, key) {
-				continue
-			}
-			r.win = int8(i)
-			if s.kind == scoring.Chow {
-				r.wait = scoring.ChowWait(d.Sets[i], f.win)
-			} else {
-				r.wait = scoring.Shanpon
-				if !tsumo {
-					r.sets[i].concealed = false // a pung completed by a discard is open
-				}
-			}
-			fn(&r)
-			r.sets[i].concealed = s.concealed
-		}
-		if d.Pair == f.win {
-			r.win = -1
-			r.wait = scoring.Tanki
-			fn(&r)
-		}
+	r := reading{form: formStandard}
+	scoring.StandardReadings(&c, f.melds[:f.nMelds], f.win, f.h.Tsumo, func(sr *scoring.Reading) {
+		r.Reading = *sr
+		fn(&r)
 	})
-}
-
-// alreadySeen skips a second identical set (two 234m chows): completing
-// either reads the same.
-func alreadySeen(r *reading, i int, key uint16) bool {
-	for j := 0; j < i; j++ {
-		if uint16(r.sets[j].kind)<<8|uint16(r.sets[j].tile) == key {
-			return true
-		}
-	}
-	return false
 }

@@ -275,15 +275,15 @@ func (f *facts) result(e *eval, all []eval, pao string) scoring.Result {
 		},
 	}
 	if e.r.form == formStandard {
-		for i := range e.r.sets {
-			s := &e.r.sets[i]
+		for i := range e.r.Sets {
+			s := &e.r.Sets[i]
 			fu := 0
 			for j := 0; j < e.nFu; j++ {
 				if e.fuItems[j].reason == fuSet && int(e.fuItems[j].set) == i {
 					fu = int(e.fuItems[j].fu)
 				}
 			}
-			b.Sets = append(b.Sets, SetView{Tiles: setTiles(s), Kind: s.kind.String(), Open: s.open, Concealed: s.concealed, Fu: fu})
+			b.Sets = append(b.Sets, SetView{Tiles: scoring.FormatTiles(s.Tiles()), Kind: s.Kind.String(), Open: s.Open, Concealed: s.Concealed, Fu: fu})
 		}
 	}
 	if e.yakuman == 0 {
@@ -292,10 +292,10 @@ func (f *facts) result(e *eval, all []eval, pao string) scoring.Result {
 			v := FuView{Fu: int(it.fu), Reason: fuReasons[it.reason]}
 			switch {
 			case it.reason == fuSet:
-				v.Set = setTiles(&e.r.sets[it.set])
-				v.Reason = fuSetReason(&e.r.sets[it.set])
+				v.Set = scoring.FormatTiles(e.r.Sets[it.set].Tiles())
+				v.Reason = fuSetReason(&e.r.Sets[it.set])
 			case it.reason == fuPair:
-				v.Set = scoring.FormatTiles([]scoring.Tile{e.r.pair, e.r.pair})
+				v.Set = scoring.FormatTiles([]scoring.Tile{e.r.Pair, e.r.Pair})
 				v.Reason = "value pair (dragon, seat or round wind)"
 			case it.reason == fuWait:
 				v.Reason = waitName(&e.r) + " wait"
@@ -335,29 +335,19 @@ func (f *facts) responsibility(e *eval, pao string) *responsibility {
 	return nil
 }
 
-func setTiles(s *set) string {
-	switch s.kind {
-	case scoring.Chow:
-		return scoring.FormatTiles([]scoring.Tile{s.tile, s.tile + 1, s.tile + 2})
-	case scoring.Kong:
-		return scoring.FormatTiles([]scoring.Tile{s.tile, s.tile, s.tile, s.tile})
-	}
-	return scoring.FormatTiles([]scoring.Tile{s.tile, s.tile, s.tile})
-}
-
-func fuSetReason(s *set) string {
+func fuSetReason(s *scoring.Group) string {
 	var b strings.Builder
-	if s.concealed {
+	if s.Concealed {
 		b.WriteString("concealed ")
 	} else {
 		b.WriteString("open ")
 	}
-	if s.tile.IsTerminalOrHonor() {
+	if s.Tile.IsTerminalOrHonor() {
 		b.WriteString("terminal/honor ")
 	} else {
 		b.WriteString("simple ")
 	}
-	b.WriteString(s.kind.String())
+	b.WriteString(s.Kind.String())
 	return b.String()
 }
 
@@ -368,16 +358,7 @@ func arrangement(r *reading) string {
 	case formOrphans:
 		return "thirteen orphans"
 	}
-	parts := make([]string, 0, 5)
-	for i := range r.sets {
-		p := setTiles(&r.sets[i])
-		if r.sets[i].open {
-			p = "(" + p + ")"
-		}
-		parts = append(parts, p)
-	}
-	parts = append(parts, scoring.FormatTiles([]scoring.Tile{r.pair, r.pair}))
-	return strings.Join(parts, " ")
+	return r.Reading.String()
 }
 
-func waitName(r *reading) string { return r.wait.String() }
+func waitName(r *reading) string { return r.Wait.String() }

@@ -82,31 +82,31 @@ func (f *facts) regularPatterns(r *reading, e *eval) {
 	chows, triplets, kongs, concealed := 0, 0, 0, 0
 	dragons, winds := 0, 0
 	var chowAt, pungAt [3][10]uint8 // by suit and number
-	for i := range r.sets {
-		s := &r.sets[i]
-		switch s.kind {
+	for i := range r.Sets {
+		s := &r.Sets[i]
+		switch s.Kind {
 		case scoring.Chow:
 			chows++
-			chowAt[s.tile/9][s.tile%9+1]++
+			chowAt[s.Tile/9][s.Tile%9+1]++
 			continue
 		case scoring.Kong:
 			kongs++
 		}
 		triplets++
-		if s.concealed {
+		if s.Concealed {
 			concealed++
 		}
 		switch {
-		case s.tile.IsDragon():
+		case s.Tile.IsDragon():
 			dragons++
 			e.add(ValueHonor, int8(i)) // 3.1: each dragon set
-		case s.tile.IsWind():
+		case s.Tile.IsWind():
 			winds++
-			if s.tile == seat {
+			if s.Tile == seat {
 				e.add(ValueHonor, int8(i)) // 3.1: the seat wind; there is no round wind
 			}
 		default:
-			pungAt[s.tile/9][s.tile%9+1]++
+			pungAt[s.Tile/9][s.Tile%9+1]++
 		}
 	}
 	if chows == 4 {
@@ -118,17 +118,17 @@ func (f *facts) regularPatterns(r *reading, e *eval) {
 	switch { // 3.2
 	case dragons == 3:
 		e.add(BigThreeDragons, -1)
-	case dragons == 2 && r.pair.IsDragon():
+	case dragons == 2 && r.Pair.IsDragon():
 		e.add(SmallThreeDragons, -1)
 	}
 	switch { // 3.3
 	case winds == 4:
 		e.add(BigFourWinds, -1)
-	case winds == 3 && r.pair.IsWind():
+	case winds == 3 && r.Pair.IsWind():
 		e.add(SmallFourWinds, -1)
 	case winds == 3:
 		e.add(BigThreeWinds, -1)
-	case winds == 2 && r.pair.IsWind():
+	case winds == 2 && r.Pair.IsWind():
 		e.add(SmallThreeWinds, -1)
 	}
 	if triplets == 4 {
@@ -168,8 +168,8 @@ func (f *facts) identicalAndSimilar(r *reading, e *eval, chowAt, pungAt *[3][10]
 		e.add(TwoIdenticalSequences, -1)
 	}
 	pairSuit, pairNum := -1, 0
-	if r.pair.Suited() {
-		pairSuit, pairNum = int(r.pair/9), int(r.pair%9)+1
+	if r.Pair.Suited() {
+		pairSuit, pairNum = int(r.Pair/9), int(r.Pair%9)+1
 	}
 	for n := 1; n <= 9; n++ {
 		if n <= 7 && chowAt[0][n] > 0 && chowAt[1][n] > 0 && chowAt[2][n] > 0 {
@@ -216,16 +216,16 @@ func (f *facts) terminalSets(r *reading, e *eval) {
 	if !f.terminals {
 		return // "mixed" and "pure" both need terminals; All Honors is 3.4
 	}
-	if !r.pair.IsTerminalOrHonor() {
+	if !r.Pair.IsTerminalOrHonor() {
 		return
 	}
-	for i := range r.sets {
-		s := &r.sets[i]
-		if s.kind == scoring.Chow {
-			if n := s.tile % 9; n != 0 && n != 6 {
+	for i := range r.Sets {
+		s := &r.Sets[i]
+		if s.Kind == scoring.Chow {
+			if n := s.Tile % 9; n != 0 && n != 6 {
 				return
 			}
-		} else if !s.tile.IsTerminalOrHonor() {
+		} else if !s.Tile.IsTerminalOrHonor() {
 			return
 		}
 	}

@@ -12,26 +12,13 @@ const (
 	formThirteen
 )
 
-// set is one of the four sets of a reading.
-type set struct {
-	kind      scoring.SetKind // Chow, Pung or Kong
-	tile      scoring.Tile    // lowest tile kind
-	open      bool            // from a claimed meld
-	concealed bool            // a concealed triplet or kong (4.2): not claimed, not completed by a discard
-	meld      int8            // meld index, -1 for concealed tiles
-}
-
-func (s *set) triplet() bool { return s.kind == scoring.Pung || s.kind == scoring.Kong }
-
 // reading is one arrangement of the winning hand (freedom of count: the
 // winner picks the one that scores most, and patterns of different
-// arrangements never combine).
+// arrangements never combine). Win is -1 for the pair or an irregular hand.
 type reading struct {
 	form  form
-	sets  [4]set
-	pair  scoring.Tile
 	pairs [7]scoring.Tile // seven pairs, in tile order
-	win   int8            // set the winning tile completed; -1 the pair or an irregular hand
+	scoring.Reading
 }
 
 // facts are what the whole hand shows, whatever the arrangement.
@@ -40,7 +27,7 @@ type facts struct {
 	rules  *Rules
 	win    scoring.Tile
 	all    scoring.Counts // every tile, melds included
-	melds  [4]set
+	melds  [4]scoring.Group
 	nMelds int
 	closed bool // no claimed meld (concealed kongs allowed)
 
@@ -66,15 +53,7 @@ func newFacts(h *scoring.Hand, rules *Rules) *facts {
 		for _, t := range m.Tiles {
 			f.all[t.Kind()]++
 		}
-		s := set{tile: m.Base(), open: m.Open(), concealed: m.Type == scoring.Ankan, meld: int8(i)}
-		switch {
-		case m.Type == scoring.Chi:
-			s.kind = scoring.Chow
-		case m.IsKong():
-			s.kind = scoring.Kong
-		default:
-			s.kind = scoring.Pung
-		}
+		s := scoring.MeldGroup(i, m)
 		f.melds[f.nMelds] = s
 		f.nMelds++
 	}
@@ -125,13 +104,13 @@ func (f *facts) readings(fn func(r *reading)) {
 	orig := c // Divisions takes tiles out of c while it works
 	if f.nMelds == 0 {
 		if scoring.IsThirteenOrphans(&c) && f.pairOK(&c) {
-			fn(&reading{form: formThirteen, win: -1})
+			fn(&reading{form: formThirteen, Reading: scoring.Reading{Win: -1}})
 		}
 		// Four alike may be two pairs, as long as they were not declared
 		// as a kong (seed 000); a declared kong is a meld, so the hand
 		// would not be fourteen concealed tiles.
 		if scoring.IsSevenPairs(&c, true) && f.pairOK(&c) {
-			r := reading{form: formSevenPairs, win: -1}
+			r := reading{form: formSevenPairs, Reading: scoring.Reading{Win: -1}}
 			n := 0
 			for t := scoring.Tile(0); t < scoring.NumKinds; t++ {
 				for k := uint8(0); k < c[t]/2; k++ {
@@ -142,54 +121,17 @@ func (f *facts) readings(fn func(r *reading)) {
 			fn(&r)
 		}
 	}
-	var r reading
-	tsumo := f.h.Tsumo
-	scoring.Divisions(&c, func(d *scoring.Division) {
-		if d.N+f.nMelds != 4 {
+	r := reading{form: formRegular}
+	// A triplet completed by a claimed discard is not concealed (ZJ 4.2),
+	// but the winner may place the tile elsewhere; penalty tiles limit
+	// where a claimed discard may go.
+	scoring.StandardReadings(&c, f.melds[:f.nMelds], f.win, f.h.Tsumo, func(sr *scoring.Reading) {
+		if sr.Win >= 0 && !f.setOK(&orig, sr.Sets[sr.Win]) || sr.Win < 0 && !f.pairOK(&orig) {
 			return
 		}
-		n := 0
-		for i := 0; i < d.N; i++ {
-			s := d.Sets[i]
-			r.sets[n] = set{kind: s.Kind, tile: s.Tile, concealed: s.Kind == scoring.Pung, meld: -1}
-			n++
-		}
-		for i := 0; i < f.nMelds; i++ {
-			r.sets[n] = f.melds[i]
-			n++
-		}
-		r.form = formRegular
-		r.pair = d.Pair
-		// The winning tile may have completed any concealed set holding
-		// it, or the pair. A triplet completed by a claimed discard is not
-		// concealed (ZJ 4.2), but the winner may place the tile elsewhere.
-		for i := 0; i < d.N; i++ {
-			if !d.Sets[i].Contains(f.win) || seenBefore(&r, i) || !f.setOK(&orig, d.Sets[i]) {
-				continue
-			}
-			keep := r.sets[i].concealed
-			if r.sets[i].kind == scoring.Pung && !tsumo {
-				r.sets[i].concealed = false
-			}
-			r.win = int8(i)
-			fn(&r)
-			r.sets[i].concealed = keep
-		}
-		if d.Pair == f.win && f.pairOK(&orig) {
-			r.win = -1
-			fn(&r)
-		}
+		r.Reading = *sr
+		fn(&r)
 	})
-}
-
-// seenBefore skips a second identical set: completing either reads the same.
-func seenBefore(r *reading, i int) bool {
-	for j := 0; j < i; j++ {
-		if r.sets[j].kind == r.sets[i].kind && r.sets[j].tile == r.sets[i].tile {
-			return true
-		}
-	}
-	return false
 }
 
 // free is how many tiles of kind k in the concealed counts c (winning tile
@@ -206,7 +148,7 @@ func (f *facts) free(c *scoring.Counts, k scoring.Tile) int {
 // its other tiles must not be penalty tiles (seed 004: "penalty tiles …
 // cannot be melded (including melding when winning on discard) into an
 // exposed sequence, an exposed triplet").
-func (f *facts) setOK(c *scoring.Counts, s scoring.Set) bool {
+func (f *facts) setOK(c *scoring.Counts, s scoring.Group) bool {
 	if !f.hasPenalty || f.h.Tsumo {
 		return true
 	}

@@ -235,7 +235,7 @@ func (f *facts) result(e *eval, all []eval, pay Play) scoring.Result {
 		it := e.items[i]
 		v := PatternView{No: it.p.No(), Name: it.p.Name(), Points: it.p.Points()}
 		if it.set >= 0 {
-			v.Set = setTiles(&e.r.sets[it.set])
+			v.Set = scoring.FormatTiles(e.r.Sets[it.set].Tiles())
 		}
 		b.Patterns = append(b.Patterns, v)
 		if e.single == 0 || it.p == e.single {
@@ -249,9 +249,9 @@ func (f *facts) result(e *eval, all []eval, pay Play) scoring.Result {
 		b.Limit = fmt.Sprintf("the patterns add up to %d, above the %d limit: the hand is worth %d", e.sum, f.rules.Limit, f.rules.Limit)
 	}
 	if e.r.form == formRegular {
-		for i := range e.r.sets {
-			s := &e.r.sets[i]
-			b.Sets = append(b.Sets, SetView{Tiles: setTiles(s), Kind: s.kind.String(), Open: s.open, Concealed: s.triplet() && s.concealed, Winning: int(e.r.win) == i})
+		for i := range e.r.Sets {
+			s := &e.r.Sets[i]
+			b.Sets = append(b.Sets, SetView{Tiles: scoring.FormatTiles(s.Tiles()), Kind: s.Kind.String(), Open: s.Open, Concealed: s.Triplet() && s.Concealed, Winning: int(e.r.Win) == i})
 		}
 	}
 	res.Points.Payments, b.Payment = f.payments(e.value, pay)
@@ -284,17 +284,6 @@ func (f *facts) result(e *eval, all []eval, pay Play) scoring.Result {
 	return res
 }
 
-func setTiles(s *set) string {
-	t := []scoring.Tile{s.tile, s.tile, s.tile}
-	switch s.kind {
-	case scoring.Chow:
-		t = []scoring.Tile{s.tile, s.tile + 1, s.tile + 2}
-	case scoring.Kong:
-		t = append(t, s.tile)
-	}
-	return scoring.FormatTiles(t)
-}
-
 func arrangement(r *reading) string {
 	switch r.form {
 	case formThirteen:
@@ -306,16 +295,7 @@ func arrangement(r *reading) string {
 		}
 		return "seven pairs: " + strings.Join(parts, " ")
 	}
-	parts := make([]string, 0, 5)
-	for i := range r.sets {
-		p := setTiles(&r.sets[i])
-		if r.sets[i].open {
-			p = "(" + p + ")"
-		}
-		parts = append(parts, p)
-	}
-	parts = append(parts, scoring.FormatTiles([]scoring.Tile{r.pair, r.pair}))
-	return strings.Join(parts, " ")
+	return r.Reading.String()
 }
 
 // addAlternative lists an arrangement once: placing the winning tile in
