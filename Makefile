@@ -28,6 +28,10 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParseTiles$$' -fuzztime $(FUZZTIME) ./scoring/
 	$(GO) test -run '^$$' -fuzz '^FuzzParseMPSZ$$' -fuzztime $(FUZZTIME) ./scoring/
 	$(GO) test -run '^$$' -fuzz '^FuzzScoreJSON$$' -fuzztime $(FUZZTIME) ./scoring/rulebook/
+	$(GO) test -run '^$$' -fuzz '^FuzzParseMCR$$' -fuzztime $(FUZZTIME) ./scoring/mcr/
+	$(GO) test -run '^$$' -fuzz '^FuzzParseCard$$' -fuzztime $(FUZZTIME) ./scoring/american/
+	$(GO) test -run '^$$' -fuzz '^FuzzParseToken$$' -fuzztime $(FUZZTIME) ./scoring/american/
+	$(GO) test -run '^$$' -fuzz '^FuzzScore$$' -fuzztime $(FUZZTIME) ./scoring/vietnamese/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodePhoto$$' -fuzztime $(FUZZTIME) ./vision/
 
 clean:
