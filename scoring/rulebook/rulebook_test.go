@@ -28,8 +28,12 @@ func TestBadJSONIsABadRequest(t *testing.T) {
 // input must give a result, never a panic, and a result that is ok must
 // carry no error.
 func FuzzScoreJSON(f *testing.F) {
-	cases, err := corpus.Load("riichi_lib.jsonl")
-	if err == nil {
+	for _, name := range []string{"riichi_lib.jsonl", "mcr_lib.jsonl", "zung_jung_public.jsonl", "wsm_public.jsonl",
+		"hk_public.jsonl", "classical_public.jsonl", "vietnamese_public.jsonl", "american_public.jsonl"} {
+		cases, err := corpus.Load(name)
+		if err != nil {
+			f.Fatal(err)
+		}
 		for i, c := range cases {
 			if i%8 == 0 {
 				f.Add([]byte(c.Raw))
