@@ -1,0 +1,209 @@
+package calibration
+
+import (
+	"context"
+	"errors"
+	"image"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"testing"
+
+	"gocv.io/x/gocv"
+
+	"mjscan/scoring"
+	"mjscan/vision"
+)
+
+func TestCalibrate(t *testing.T) {
+	c, err := Calibrate(frame(t, emptyFrame), GreenFelt, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range c.Corners {
+		if math.Hypot(p.X-tableQuad[i].X, p.Y-tableQuad[i].Y) > 8 {
+			t.Errorf("corner %d at %v, the felt's is at %v", i, p, tableQuad[i])
+		}
+	}
+	if c.Width != frameW || c.Height != frameH || c.Near != "E" {
+		t.Errorf("calibration %+v", c)
+	}
+	// Tiles on the table do not move the corners.
+	d, err := Calibrate(frame(t, handFrame), GreenFelt, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range c.Corners {
+		if math.Hypot(c.Corners[i].X-d.Corners[i].X, c.Corners[i].Y-d.Corners[i].Y) > 8 {
+			t.Errorf("corner %d: %v empty, %v with tiles", i, c.Corners[i], d.Corners[i])
+		}
+	}
+}
+
+func TestCalibrateRefusesNoTable(t *testing.T) {
+	blank := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(60, 62, 72, 0), 480, 640, gocv.MatTypeCV8UC3)
+	defer blank.Close()
+	buf, err := gocv.IMEncode(gocv.JPEGFileExt, blank)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer buf.Close()
+	if _, err := Calibrate(buf.GetBytes(), GreenFelt, ""); !errors.Is(err, ErrNoTable) {
+		t.Fatalf("a frame without a table: %v", err)
+	}
+	if _, err := Calibrate([]byte("not a jpeg"), GreenFelt, ""); !errors.Is(err, vision.ErrNotAPhoto) {
+		t.Fatalf("garbage: %v", err)
+	}
+	if _, err := Calibrate(frame(t, emptyFrame), GreenFelt, "X"); err == nil {
+		t.Fatal("near seat X accepted")
+	}
+}
+
+// difference is the mean absolute difference of two JPEGs' pixels after
+// sizing b like a (0 identical, 255 opposite).
+func difference(t *testing.T, a []byte, b gocv.Mat) float64 {
+	t.Helper()
+	am, err := vision.DecodePhoto(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer am.Close()
+	bm := gocv.NewMat()
+	defer bm.Close()
+	gocv.Resize(b, &bm, image.Pt(am.Cols(), am.Rows()), 0, 0, gocv.InterpolationArea)
+	diff := gocv.NewMat()
+	defer diff.Close()
+	gocv.AbsDiff(am, bm, &diff)
+	m := diff.Mean()
+	return (m.Val1 + m.Val2 + m.Val3) / 3
+}
+
+// TestSeatHandAttribution: South's crop is South's hand; East's place and
+// the discards in the middle are not.
+func TestSeatHandAttribution(t *testing.T) {
+	c, err := Calibrate(frame(t, emptyFrame), GreenFelt, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hand := handImage(t)
+	defer hand.Close()
+	shot := frame(t, handFrame)
+	diffs := map[string]float64{}
+	for _, seat := range []string{"E", "S", "W", "N"} {
+		crop, err := c.SeatHand(shot, seat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		diffs[seat] = difference(t, crop, hand)
+	}
+	t.Logf("difference from South's hand, by seat: %v", diffs)
+	if diffs["S"] > 25 {
+		t.Errorf("South's crop differs from South's hand by %.1f", diffs["S"])
+	}
+	for _, other := range []string{"E", "W", "N"} {
+		if diffs[other] < 2*diffs["S"] {
+			t.Errorf("%s's crop (%.1f) looks as much like South's hand as South's (%.1f)", other, diffs[other], diffs["S"])
+		}
+	}
+	small := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(0, 0, 0, 0), 480, 640, gocv.MatTypeCV8UC3)
+	defer small.Close()
+	buf, err := gocv.IMEncode(gocv.JPEGFileExt, small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer buf.Close()
+	if _, err := c.SeatHand(buf.GetBytes(), "S"); err == nil {
+		t.Error("a frame of another size was cut with this calibration")
+	}
+	if _, err := c.SeatHand(shot, "X"); err == nil {
+		t.Error("seat X was cut")
+	}
+}
+
+// matcher stands in for the tile recogniser in the camera test: it knows
+// one hand by sight (the row of hand-017.jpg, labels in hand-017.txt) and
+// reads it when the crop shows it; anything else reads as no hand. The
+// shipped recogniser is tested on its own in vision/.
+type matcher struct {
+	t    *testing.T
+	hand gocv.Mat
+}
+
+func (m matcher) Recognize(id string, data []byte) vision.Recognition {
+	if difference(m.t, data, m.hand) > 25 {
+		return vision.Recognition{ID: id, Error: &scoring.Error{Code: "not_found", Message: "no hand seen"}}
+	}
+	// hand-017.txt, right to left as the tiles lie: 4z 4z 2z 2z 2z 7z 7z 7z 8s 7s 6s 4s 3s 2s.
+	return vision.Recognition{ID: id, OK: true, Hand: &scoring.Request{Hand: "234678s222777z44z", WinTile: "8s"}}
+}
+
+// TestScoreNowFromCamera: a table camera served over HTTP; calibrate on
+// the empty table, then "score now" for South reads South's hand and
+// scores it.
+func TestScoreNowFromCamera(t *testing.T) {
+	frames := map[string][]byte{"/empty.jpg": frame(t, emptyFrame), "/snapshot.jpg": frame(t, handFrame)}
+	cam := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		data, ok := frames[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "image/jpeg")
+		w.Write(data)
+	}))
+	defer cam.Close()
+	ctx := context.Background()
+	empty, err := DefaultCamera.Snapshot(ctx, cam.URL+"/empty.jpg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Calibrate(empty, GreenFelt, "E")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hand := handImage(t)
+	defer hand.Close()
+	base := scoring.Request{Rules: "riichi", RoundWind: "E"}
+	p, err := ScoreNow(ctx, DefaultCamera, cam.URL+"/snapshot.jpg", c, "S", matcher{t, hand}, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 234s 678s 222z 777z 44z on a discard 8s, South in the East round:
+	// South's wind 1 + red dragon 1 + half flush (concealed) 3 = 5 han,
+	// a non-dealer mangan: 8,000.
+	if p.Request.Hand != "234678s222777z44z" || p.Request.SeatWind != "S" {
+		t.Fatalf("proposed hand %+v", p.Request)
+	}
+	if !p.Result.OK || p.Result.Han != 5 || p.Result.Limit != "mangan" || p.Result.Points.Total != 8000 {
+		t.Fatalf("score %+v", p.Result)
+	}
+	if p.FrameSHA256 == "" {
+		t.Fatal("no frame hash")
+	}
+	// East's place holds other tiles: not a hand the recogniser knows.
+	if _, err := ScoreNow(ctx, DefaultCamera, cam.URL+"/snapshot.jpg", c, "E", matcher{t, hand}, base); err == nil {
+		t.Fatal("East's place was read as a hand")
+	}
+	if _, err := ScoreNow(ctx, DefaultCamera, cam.URL+"/missing.jpg", c, "S", matcher{t, hand}, base); err == nil {
+		t.Fatal("a camera answering 404 gave a frame")
+	}
+}
+
+// FuzzCalibrate: any bytes from a camera are calibrated or refused with an
+// error; OpenCV never sees what the header check did not pass.
+func FuzzCalibrate(f *testing.F) {
+	data, err := os.ReadFile(emptyFrame)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(data[:2000])
+	f.Add([]byte("\xff\xd8\xff\xe0\x00\x10JFIF"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if c, err := Calibrate(b, GreenFelt, ""); err == nil {
+			if _, err := c.SeatHand(b, "S"); err != nil {
+				t.Fatalf("calibrated on a frame it then cannot cut: %v", err)
+			}
+		}
+	})
+}
