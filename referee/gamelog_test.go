@@ -48,3 +48,27 @@ func TestGameLog(t *testing.T) {
 		})
 	}
 }
+
+func TestTableSetups(t *testing.T) {
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			ctx := context.Background()
+			s := open(t, b.config(t))
+			for _, body := range []string{`{"v":1}`, `{"v":2}`} {
+				if _, err := s.AppendTableSetup(ctx, TableSetup{Table: "t1", Body: json.RawMessage(body)}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := s.AppendTableSetup(ctx, TableSetup{Table: "t2", Body: json.RawMessage(`{"v":3}`)}); err != nil {
+				t.Fatal(err)
+			}
+			got, err := s.TableSetups(ctx)
+			if err != nil || len(got) != 2 || string(got["t1"].Body) != `{"v":2}` {
+				t.Fatalf("setups %v %v", got, err)
+			}
+			if _, err := s.db.ExecContext(ctx, `UPDATE table_setups SET body = '{}'`); err == nil {
+				t.Fatal("a table setup was changed in place")
+			}
+		})
+	}
+}

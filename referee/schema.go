@@ -19,6 +19,8 @@ type dialect struct {
 	appendOnly []string
 	// gameLogAppendOnly does the same for game_events.
 	gameLogAppendOnly []string
+	// setupAppendOnly does the same for table_setups.
+	setupAppendOnly []string
 	// lock serialises migrations between processes ("" when the database
 	// does it by itself).
 	lock string
@@ -38,6 +40,12 @@ var sqliteDialect = dialect{
 		`CREATE TRIGGER game_events_no_delete BEFORE DELETE ON game_events
 		 BEGIN SELECT RAISE(ABORT, 'game logs are append-only'); END`,
 	},
+	setupAppendOnly: []string{
+		`CREATE TRIGGER table_setups_no_update BEFORE UPDATE ON table_setups
+		 BEGIN SELECT RAISE(ABORT, 'table setups are append-only: add a new one'); END`,
+		`CREATE TRIGGER table_setups_no_delete BEFORE DELETE ON table_setups
+		 BEGIN SELECT RAISE(ABORT, 'table setups are append-only: add a new one'); END`,
+	},
 }
 
 var postgresDialect = dialect{
@@ -55,6 +63,10 @@ var postgresDialect = dialect{
 		 FOR EACH ROW EXECUTE FUNCTION referee_append_only()`,
 		`CREATE TRIGGER game_events_no_truncate BEFORE TRUNCATE ON game_events
 		 FOR EACH STATEMENT EXECUTE FUNCTION referee_append_only()`,
+	},
+	setupAppendOnly: []string{
+		`CREATE TRIGGER table_setups_no_change BEFORE UPDATE OR DELETE ON table_setups
+		 FOR EACH ROW EXECUTE FUNCTION referee_append_only()`,
 	},
 	lock: `SELECT pg_advisory_xact_lock(7274726566)`,
 }
@@ -113,6 +125,18 @@ var migrations = []migration{
 				UNIQUE (game, seq)
 			)`,
 		}, d.gameLogAppendOnly...)
+	}},
+	{4, "table cameras", func(d dialect) []string {
+		return append([]string{
+			`CREATE TABLE table_setups (
+				id ` + d.id + `,
+				table_name TEXT NOT NULL,
+				at_us BIGINT NOT NULL,
+				by_whom TEXT NOT NULL DEFAULT '',
+				body TEXT NOT NULL
+			)`,
+			`CREATE INDEX table_setups_by_table ON table_setups (table_name, id)`,
+		}, d.setupAppendOnly...)
 	}},
 }
 
