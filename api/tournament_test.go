@@ -2,14 +2,20 @@ package api
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"mjscan/referee"
+	"mjscan/scoring"
+	"mjscan/vision"
 )
 
 const (
@@ -153,5 +159,96 @@ func TestTournamentConfig(t *testing.T) {
 	env = map[string]string{EnvRefereeToken: testRefereeToken, EnvOrganizerToken: testRefereeToken}
 	if _, err := LoadTournamentConfig(func(k string) string { return env[k] }); err == nil {
 		t.Fatal("equal tokens accepted")
+	}
+}
+
+// handReader stands in for the recogniser: it reads South's hand of the
+// committed camera frames from any crop (calibration's own tests show the
+// crop is South's hand and nobody else's).
+type handReader struct{}
+
+func (handReader) Recognize(ctx context.Context, photo []byte) (*vision.Recognition, error) {
+	return &vision.Recognition{OK: true, Hand: &scoring.Request{Hand: "234678s222777z44z", WinTile: "8s"}}, nil
+}
+
+// TestTableCamera: the organiser registers and calibrates a table camera;
+// "score now" takes a snapshot, reads the seat's hand, scores it and puts
+// the proposal in the referee record with the photo's hash.
+func TestTableCamera(t *testing.T) {
+	var mu sync.Mutex
+	current := "empty"
+	frames := map[string][]byte{}
+	for name, file := range map[string]string{"empty": "table-empty.jpg", "hand": "table-hand-south.jpg"} {
+		data, err := os.ReadFile(filepath.Join("..", "calibration", "testdata", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		frames[name] = data
+	}
+	cam := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		w.Header().Set("Content-Type", "image/jpeg")
+		w.Write(frames[current])
+	}))
+	defer cam.Close()
+
+	s, err := New(DefaultConfig(), Deps{Version: "test", Recognizer: handReader{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := referee.Open(context.Background(), referee.Config{SQLitePath: filepath.Join(t.TempDir(), "r.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	if err := s.MountTournament(TournamentConfig{RefereeToken: testRefereeToken, OrganizerToken: testOrganizerToken}, store); err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s.Handler())
+	defer ts.Close()
+	u := ts.URL
+
+	table := `{"table":"table 1","snapshot_url":"` + cam.URL + `/snapshot.jpg"}`
+	wantProblem(t, call(t, "POST", u+"/v1/tables", "", table), 401, codeUnauthorized)
+	wantProblem(t, call(t, "POST", u+"/v1/tables", testRefereeToken, table), 403, codeForbidden)
+	if a := call(t, "POST", u+"/v1/tables", testOrganizerToken, table); a.status != 201 {
+		t.Fatalf("register: %d %s", a.status, a.body)
+	}
+	wantProblem(t, call(t, "POST", u+"/v1/tables/table%201/calibrate", testRefereeToken, ""), 403, codeForbidden)
+	wantProblem(t, call(t, "POST", u+"/v1/tables/table%201/score-now", testRefereeToken, `{"seat":"S","request":{"rules":"riichi"}}`), 409, "bad_request")
+	a := call(t, "POST", u+"/v1/tables/table%201/calibrate", testOrganizerToken, "")
+	if a.status != 200 || a.json["table"].(map[string]any)["calibration"] == nil {
+		t.Fatalf("calibrate: %d %s", a.status, a.body)
+	}
+
+	own := call(t, "POST", u+"/v1/games", testOrganizerToken, gameBody).str("table_token")
+	other := call(t, "POST", u+"/v1/games", testOrganizerToken, strings.ReplaceAll(strings.ReplaceAll(gameBody, "Q1", "Q2"), "table 1", "table 2")).str("table_token")
+
+	mu.Lock()
+	current = "hand"
+	mu.Unlock()
+	body := `{"seat":"S","game":"Q1","hand":1,"request":{"rules":"riichi","round_wind":"E"}}`
+	wantProblem(t, call(t, "POST", u+"/v1/tables/table%201/score-now", "", body), 401, codeUnauthorized)
+	wantProblem(t, call(t, "POST", u+"/v1/tables/table%201/score-now", other, body), 403, codeForbidden)
+	wantProblem(t, call(t, "POST", u+"/v1/tables/table%201/score-now", testOrganizerToken, body), 403, codeForbidden)
+	a = call(t, "POST", u+"/v1/tables/table%201/score-now", own, body)
+	if a.status != 200 {
+		t.Fatalf("score now: %d %s", a.status, a.body)
+	}
+	result := a.json["proposal"].(map[string]any)["result"].(map[string]any)
+	// South's 234678s 222z 777z 44z on 8s: 5 han, mangan, 8,000.
+	if result["han"] != float64(5) || result["points"].(map[string]any)["total"] != float64(8000) {
+		t.Fatalf("proposed score %v", result)
+	}
+	rec := a.json["record"].(map[string]any)
+	sum := sha256.Sum256(frames["hand"])
+	if rec["photo_sha256"] != hex.EncodeToString(sum[:]) || rec["asked_by"] != "table table 1" || rec["table"] != "table 1" {
+		t.Fatalf("referee record %v", rec)
+	}
+	// The record kept the photo itself (the table did not opt out).
+	got := call(t, "GET", fmt.Sprintf("%s/v1/records/%d", u, int(rec["id"].(float64))), testRefereeToken, "")
+	if got.json["record"].(map[string]any)["photo"] == nil {
+		t.Fatalf("the photo was not kept: %s", got.body)
 	}
 }
