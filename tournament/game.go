@@ -175,7 +175,10 @@ func (g *Game) checkSeats(p Play) error {
 	default:
 		return fmt.Errorf("unknown outcome %q: use win, draw, chombo or false_win", p.Outcome)
 	}
-	for _, list := range [][]int{p.Riichi, p.Tenpai, p.DeadHands} {
+	if len(p.PoolOfDreams) > 0 && p.Outcome != Draw {
+		return errors.New("a Pool of Dreams is earned at an exhaustive draw only")
+	}
+	for _, list := range [][]int{p.Riichi, p.Tenpai, p.DeadHands, p.PoolOfDreams} {
 		seen := map[int]bool{}
 		for _, s := range list {
 			if !in(s) || seen[s] {

@@ -494,3 +494,26 @@ func FuzzDecodeSheet(f *testing.F) {
 		}
 	})
 }
+
+// TestPoolOfDreams: a mangan paid as a self-draw at the draw, no tenpai
+// payments, the sticks stay; a riichi without tenpai in the same hand is
+// not a chombo (the win takes priority, seed 000).
+func TestPoolOfDreams(t *testing.T) {
+	l := newLedger(t, "g", four)
+	p := draw([]int{0}, 1)
+	p.PoolOfDreams = []int{2}
+	// Seat 1 declared riichi (1,000 on the table) and is not tenpai.
+	l.play(p, [4]int{-4000, -1000 - 2000, 8000, -2000}, 1)
+	if l.g.RoundName() != "E1" || l.g.Honba() != 1 {
+		t.Fatalf("the dealer was tenpai: %s honba %d, want E1 honba 1", l.g.RoundName(), l.g.Honba())
+	}
+	p = draw(nil)
+	p.PoolOfDreams, p.DeadHands = []int{3}, []int{3}
+	if _, err := l.g.Record(p); err == nil {
+		t.Fatal("a dead hand earned a Pool of Dreams")
+	}
+	p = Play{Outcome: Chombo, Player: 1, PoolOfDreams: []int{2}}
+	if _, err := l.g.Record(p); err == nil {
+		t.Fatal("a Pool of Dreams outside a draw")
+	}
+}

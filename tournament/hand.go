@@ -36,6 +36,9 @@ type Play struct {
 	Riichi []int `json:"riichi,omitempty"`
 	// Tenpai lists the players ready at an exhaustive draw.
 	Tenpai []int `json:"tenpai,omitempty"`
+	// PoolOfDreams lists the players who earned a Pool of Dreams (nagashi
+	// mangan) at an exhaustive draw.
+	PoolOfDreams []int `json:"pool_of_dreams,omitempty"`
 	// DeadHands lists the players whose hand was dead (seed 000): never
 	// tenpai at a draw, may not win.
 	DeadHands []int `json:"dead_hands,omitempty"`

@@ -157,6 +157,11 @@ func (g *Game) riichiWin(rec *HandRecord) error {
 // dealer was ready (the dealer then keeps the deal).
 func (g *Game) riichiDraw(rec *HandRecord) (bool, error) {
 	p := rec.Play
+	for _, s := range p.PoolOfDreams {
+		if slices.Contains(p.DeadHands, s) {
+			return false, fmt.Errorf("%s has a dead hand and cannot earn a Pool of Dreams (seed 000)", g.Players[s])
+		}
+	}
 	var ready []int
 	for _, s := range p.Tenpai {
 		if slices.Contains(p.DeadHands, s) {
@@ -164,6 +169,14 @@ func (g *Game) riichiDraw(rec *HandRecord) (bool, error) {
 			continue
 		}
 		ready = append(ready, s)
+	}
+	if len(p.PoolOfDreams) > 0 {
+		// Seed 000: "If a chombo and win happen at the same time
+		// (including a Pool of Dreams), the win takes priority and the
+		// chombo is ignored" — so a riichi without tenpai goes unpunished.
+		rec.Explain = append(rec.Explain, fmt.Sprintf("exhaustive draw with a Pool of Dreams; %d riichi sticks stay on the table", rec.SticksAfter))
+		g.poolOfDreams(rec)
+		return slices.Contains(ready, g.dealer), nil
 	}
 	for _, s := range p.Riichi {
 		if !slices.Contains(ready, s) {
@@ -184,6 +197,28 @@ func (g *Game) riichiDraw(rec *HandRecord) (bool, error) {
 		}
 	}
 	return slices.Contains(ready, g.dealer), nil
+}
+
+// poolOfDreams pays each Pool of Dreams as a self-drawn mangan (4,000 all
+// for the dealer; 2,000, and 4,000 from the dealer, for a non-dealer),
+// without honba, in place of the tenpai payments; the riichi sticks stay
+// for the next winner. (Seed 000 names the Pool of Dreams but not its
+// payment; this is the usual one.)
+func (g *Game) poolOfDreams(rec *HandRecord) {
+	for _, w := range rec.Play.PoolOfDreams {
+		for s := 0; s < 4; s++ {
+			if s == w {
+				continue
+			}
+			amount := 2000
+			if w == g.dealer || s == g.dealer {
+				amount = 4000
+			}
+			rec.Deltas[s] -= amount
+			rec.Deltas[w] += amount
+			rec.Explain = append(rec.Explain, fmt.Sprintf("Pool of Dreams: %s pays %d to %s", g.Players[s], amount, g.Players[w]))
+		}
+	}
 }
 
 // chombo charges the offender (seed 000): a dealer pays ChomboDealer to
