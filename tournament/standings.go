@@ -91,9 +91,17 @@ func (t *Tournament) standings(played []*Played, stage Stage) []Standing {
 	for _, p := range played {
 		games = append(games, p.Game)
 	}
+	// Penalties count for the players of these games only: a table's
+	// standings must not list a player penalised at another table.
+	seated := map[string]bool{}
+	for _, g := range games {
+		for _, name := range g.Players {
+			seated[name] = true
+		}
+	}
 	var pens []Penalty
 	for _, p := range t.Penalties {
-		if p.Stage == string(stage) {
+		if p.Stage == string(stage) && seated[p.Player] {
 			pens = append(pens, p)
 		}
 	}
