@@ -525,3 +525,13 @@ func TestPoolOfDreams(t *testing.T) {
 		t.Fatal("a Pool of Dreams outside a draw")
 	}
 }
+
+// BenchmarkRecordWin measures settling one riichi win, engine included.
+func BenchmarkRecordWin(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		g, _ := NewGame("g", "t", "msmc-2016", four)
+		if _, err := g.Record(ron(1, 2, 1)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
