@@ -75,7 +75,7 @@ func (s *Server) MountTournament(cfg TournamentConfig, records *referee.Store) e
 	if records == nil {
 		return errors.New("the tournament routes need the referee record")
 	}
-	t := &tournamentRoutes{cfg: cfg, records: records, games: map[string]*tableGame{}, tables: map[string]*tableSetup{}, s: s}
+	t := &tournamentRoutes{cfg: cfg, records: records, games: map[string]*tableGame{}, tables: map[string]*tableSetup{}, tours: map[string]*tourState{}, s: s}
 	if err := t.load(context.Background()); err != nil {
 		return err
 	}
@@ -96,6 +96,7 @@ type tournamentRoutes struct {
 	games   map[string]*tableGame
 	order   []string
 	tables  map[string]*tableSetup
+	tours   map[string]*tourState
 }
 
 // tableGame is a game being played, the hash of its table's token and the
@@ -137,7 +138,12 @@ func (t *tournamentRoutes) load(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("reading game logs: %w", err)
 	}
+	var tourLogs [][]referee.GameEvent
 	for _, log := range logs {
+		if log[0].Kind == logTournament {
+			tourLogs = append(tourLogs, log)
+			continue
+		}
 		var st gameStart
 		if log[0].Kind != logStart || json.Unmarshal(log[0].Body, &st) != nil {
 			t.s.log.Printf("game %s: its log does not begin with the game's start; not loaded", log[0].Game)
@@ -166,19 +172,22 @@ func (t *tournamentRoutes) load(ctx context.Context) error {
 		t.games[st.ID] = tg
 		t.order = append(t.order, st.ID)
 	}
+	for _, log := range tourLogs {
+		t.loadTournament(log)
+	}
 	return nil
 }
 
 // logEntry writes the next entry of a game's log.
-func (t *tournamentRoutes) logEntry(ctx context.Context, tg *tableGame, game, kind, by string, body any) error {
+func (t *tournamentRoutes) logEntry(ctx context.Context, logged *int, name, kind, by string, body any) error {
 	b, err := json.Marshal(body)
 	if err != nil {
 		return err
 	}
-	if _, err := t.records.AppendGameEvent(ctx, referee.GameEvent{Game: game, Seq: tg.logged + 1, Kind: kind, By: by, Body: b}); err != nil {
+	if _, err := t.records.AppendGameEvent(ctx, referee.GameEvent{Game: name, Seq: *logged + 1, Kind: kind, By: by, Body: b}); err != nil {
 		return err
 	}
-	tg.logged++
+	*logged++
 	return nil
 }
 
@@ -196,6 +205,10 @@ func (t *tournamentRoutes) routeList() []route {
 		{http.MethodGet, "/v1/records", t.getRecords, []echo.MiddlewareFunc{staffOrTable}},
 		{http.MethodGet, "/v1/records/:id", t.getRecord, []echo.MiddlewareFunc{staffOrTable}},
 		{http.MethodPost, "/v1/records/:id/overturn", t.postOverturn, []echo.MiddlewareFunc{ref}},
+		{http.MethodPost, "/v1/tournaments", t.postTournament, []echo.MiddlewareFunc{org}},
+		{http.MethodGet, "/v1/tournaments/:id", t.getTournament, []echo.MiddlewareFunc{t.need(roleOrganizer, roleReferee)}},
+		{http.MethodPost, "/v1/tournaments/:id/games", t.postTournamentGame, []echo.MiddlewareFunc{org}},
+		{http.MethodPost, "/v1/tournaments/:id/penalties", t.postPenalty, []echo.MiddlewareFunc{org}},
 		{http.MethodPost, "/v1/tables", t.postTable, []echo.MiddlewareFunc{org}},
 		{http.MethodGet, "/v1/tables/:table", t.getTable, []echo.MiddlewareFunc{staffOrTable}},
 		{http.MethodPost, "/v1/tables/:table/calibrate", t.postCalibrate, []echo.MiddlewareFunc{org}},
@@ -306,8 +319,8 @@ func (t *tournamentRoutes) postGame(c echo.Context) error {
 	if err := decodeStrict(body, &in); err != nil {
 		return err
 	}
-	if in.ID == "" || in.Table == "" {
-		return problem(http.StatusBadRequest, scoring.CodeBadRequest, "a game needs an id and a table")
+	if in.ID == "" || in.Table == "" || strings.HasPrefix(in.ID, tournamentLogPrefix) {
+		return problem(http.StatusBadRequest, scoring.CodeBadRequest, "a game needs an id (not starting with "+tournamentLogPrefix+") and a table")
 	}
 	g, err := tournament.NewGame(in.ID, in.Table, in.Rules, in.Players)
 	if err != nil {
@@ -325,7 +338,7 @@ func (t *tournamentRoutes) postGame(c echo.Context) error {
 		return problem(http.StatusConflict, scoring.CodeBadRequest, "a game with this id exists already")
 	}
 	start := gameStart{ID: in.ID, Table: in.Table, Rules: in.Rules, Players: in.Players, TokenSHA256: tg.tokenHash}
-	if err := t.logEntry(c.Request().Context(), tg, in.ID, logStart, string(callerOf(c).role), start); err != nil {
+	if err := t.logEntry(c.Request().Context(), &tg.logged, in.ID, logStart, string(callerOf(c).role), start); err != nil {
 		if errors.Is(err, referee.ErrSeqTaken) {
 			return problem(http.StatusConflict, scoring.CodeBadRequest, "a game with this id exists already")
 		}
@@ -394,7 +407,7 @@ func (t *tournamentRoutes) postHand(c echo.Context) error {
 		}
 		return problem(http.StatusUnprocessableEntity, scoring.CodeBadRequest, err.Error())
 	}
-	if err := t.logEntry(c.Request().Context(), g, g.game.ID, logPlay, string(callerOf(c).role), p); err != nil {
+	if err := t.logEntry(c.Request().Context(), &g.logged, g.game.ID, logPlay, string(callerOf(c).role), p); err != nil {
 		// Not stored, so not recorded: take the hand back off the game.
 		sheet := g.game.Sheet()
 		sheet.Plays, sheet.Ended = sheet.Plays[:len(sheet.Plays)-1], false
@@ -414,7 +427,7 @@ func (t *tournamentRoutes) postEnd(c echo.Context) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if !g.game.Over {
-		if err := t.logEntry(c.Request().Context(), g, g.game.ID, logEnd, string(callerOf(c).role), map[string]bool{"ended": true}); err != nil {
+		if err := t.logEntry(c.Request().Context(), &g.logged, g.game.ID, logEnd, string(callerOf(c).role), map[string]bool{"ended": true}); err != nil {
 			return err
 		}
 	}
@@ -762,4 +775,225 @@ func (t *tournamentRoutes) postScoreNow(c echo.Context) error {
 	}
 	stored.Photo = nil // the answer carries the hash; the record keeps the photo
 	return c.JSON(http.StatusOK, map[string]any{"proposal": p, "record": stored, "versions": t.s.versions()})
+}
+
+// An MSMC tournament lives in a log of its own, named with this prefix:
+// its entrants first, then each game added and each score penalty.
+const (
+	tournamentLogPrefix = "tournament:"
+	logTournament       = "tournament"
+	logAddGame          = "add_game"
+	logPenalty          = "penalty"
+)
+
+type tourState struct {
+	tour   *tournament.Tournament
+	logged int
+}
+
+type newTournament struct {
+	ID        string   `json:"id"`
+	Entrants  []string `json:"entrants"`
+	Organizer string   `json:"organizer,omitempty"`
+}
+
+type addGame struct {
+	Stage tournament.Stage `json:"stage"`
+	Table int              `json:"table"`
+	Game  string           `json:"game"`
+}
+
+// loadTournament replays a tournament's log over the loaded games.
+func (t *tournamentRoutes) loadTournament(log []referee.GameEvent) {
+	var nt newTournament
+	if err := json.Unmarshal(log[0].Body, &nt); err != nil {
+		t.s.log.Printf("%s: unreadable start; not loaded", log[0].Game)
+		return
+	}
+	tour, err := tournament.NewMSMC(nt.ID, nt.Entrants, nt.Organizer)
+	if err != nil {
+		t.s.log.Printf("%s: %v; not loaded", log[0].Game, err)
+		return
+	}
+	for _, e := range log[1:] {
+		var err error
+		switch e.Kind {
+		case logAddGame:
+			var a addGame
+			if err = json.Unmarshal(e.Body, &a); err == nil {
+				if g, ok := t.games[a.Game]; ok {
+					err = tour.Add(a.Stage, a.Table, g.game)
+				} else {
+					err = fmt.Errorf("game %s is not loaded", a.Game)
+				}
+			}
+		case logPenalty:
+			var p tournament.Penalty
+			if err = json.Unmarshal(e.Body, &p); err == nil {
+				err = tour.Penalize(p)
+			}
+		}
+		if err != nil {
+			t.s.log.Printf("%s entry %d: %v; skipped", log[0].Game, e.Seq, err)
+		}
+	}
+	t.tours[nt.ID] = &tourState{tour: tour, logged: len(log)}
+}
+
+func (t *tournamentRoutes) postTournament(c echo.Context) error {
+	body, err := readJSONBody(c, "the tournament (id, entrants in draw order, organizer)")
+	if err != nil {
+		return err
+	}
+	var in newTournament
+	if err := decodeStrict(body, &in); err != nil {
+		return err
+	}
+	if in.ID == "" {
+		return problem(http.StatusBadRequest, scoring.CodeBadRequest, "a tournament needs an id")
+	}
+	tour, err := tournament.NewMSMC(in.ID, in.Entrants, in.Organizer)
+	if err != nil {
+		return problem(http.StatusBadRequest, scoring.CodeBadRequest, err.Error())
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if _, dup := t.tours[in.ID]; dup {
+		return problem(http.StatusConflict, scoring.CodeBadRequest, "a tournament with this id exists already")
+	}
+	st := &tourState{tour: tour}
+	if err := t.logEntry(c.Request().Context(), &st.logged, tournamentLogPrefix+in.ID, logTournament, string(callerOf(c).role), in); err != nil {
+		if errors.Is(err, referee.ErrSeqTaken) {
+			return problem(http.StatusConflict, scoring.CodeBadRequest, "a tournament with this id exists already")
+		}
+		return err
+	}
+	t.tours[in.ID] = st
+	return c.JSON(http.StatusCreated, t.tourView(tour))
+}
+
+func (t *tournamentRoutes) tour(c echo.Context) (*tourState, error) {
+	st, ok := t.tours[c.Param("id")]
+	if !ok {
+		return nil, problem(http.StatusNotFound, codeNotFound, "no tournament with this id")
+	}
+	return st, nil
+}
+
+// tourView is a tournament with what follows from it: who plays next,
+// the finalists once known, and the standings.
+func (t *tournamentRoutes) tourView(tour *tournament.Tournament) map[string]any {
+	next := map[string][]string{}
+	for table := 0; table < max(tour.Format.Tables, 1); table++ {
+		if p, err := tour.NextPlayers(tournament.Qualifier, table); err == nil {
+			next[fmt.Sprintf("qualifier table %d", table)] = p
+		}
+	}
+	if p, err := tour.NextPlayers(tournament.Finals, 0); err == nil {
+		next["final"] = p
+	}
+	view := map[string]any{"tournament": tour, "next": next, "standings": tour.Standings(), "versions": t.s.versions()}
+	if f, err := tour.Finalists(); err == nil {
+		view["finalists"] = f
+	}
+	if w, err := tour.Winner(); err == nil {
+		view["winner"] = w
+	}
+	return view
+}
+
+// getTournament answers the tournament, or with ?format=csv its standings
+// as CSV.
+func (t *tournamentRoutes) getTournament(c echo.Context) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	st, err := t.tour(c)
+	if err != nil {
+		return err
+	}
+	if c.QueryParam("format") == "csv" {
+		var buf bytes.Buffer
+		if err := tournament.WriteCSV(&buf, st.tour.Standings()); err != nil {
+			return err
+		}
+		return c.Blob(http.StatusOK, "text/csv; charset=utf-8", buf.Bytes())
+	}
+	return c.JSON(http.StatusOK, t.tourView(st.tour))
+}
+
+// postTournamentGame adds a game to the tournament; an unfinished game is
+// ended first (the organiser's time limit).
+func (t *tournamentRoutes) postTournamentGame(c echo.Context) error {
+	body, err := readJSONBody(c, "the game to add (stage, table, game)")
+	if err != nil {
+		return err
+	}
+	var in addGame
+	if err := decodeStrict(body, &in); err != nil {
+		return err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	st, err := t.tour(c)
+	if err != nil {
+		return err
+	}
+	g, ok := t.games[in.Game]
+	if !ok {
+		return problem(http.StatusNotFound, codeNotFound, "no game "+strconv.Quote(in.Game))
+	}
+	ctx := c.Request().Context()
+	by := string(callerOf(c).role)
+	// Check first on a copy, so a refused game is neither ended nor logged.
+	trial, err := tournament.Replay(g.game.Sheet(), nil)
+	if err == nil {
+		copyOf := *st.tour
+		copyOf.Games = append([]*tournament.Played(nil), st.tour.Games...)
+		err = copyOf.Add(in.Stage, in.Table, trial)
+	}
+	if err != nil {
+		return problem(http.StatusConflict, scoring.CodeBadRequest, err.Error())
+	}
+	if !g.game.Over {
+		if err := t.logEntry(ctx, &g.logged, g.game.ID, logEnd, by, map[string]bool{"ended": true}); err != nil {
+			return err
+		}
+	}
+	if err := t.logEntry(ctx, &st.logged, tournamentLogPrefix+st.tour.Name, logAddGame, by, in); err != nil {
+		return err
+	}
+	if err := st.tour.Add(in.Stage, in.Table, g.game); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, t.tourView(st.tour))
+}
+
+// postPenalty takes points off a player's final score (seed 000).
+func (t *tournamentRoutes) postPenalty(c echo.Context) error {
+	body, err := readJSONBody(c, "the penalty (player, points, reason)")
+	if err != nil {
+		return err
+	}
+	var p tournament.Penalty
+	if err := decodeStrict(body, &p); err != nil {
+		return err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	st, err := t.tour(c)
+	if err != nil {
+		return err
+	}
+	// Fix the stage now, so replaying the log later gives the same one.
+	trial := *st.tour
+	trial.Penalties = append([]tournament.Penalty(nil), st.tour.Penalties...)
+	if err := trial.Penalize(p); err != nil {
+		return problem(http.StatusBadRequest, scoring.CodeBadRequest, err.Error())
+	}
+	p = trial.Penalties[len(trial.Penalties)-1]
+	if err := t.logEntry(c.Request().Context(), &st.logged, tournamentLogPrefix+st.tour.Name, logPenalty, string(callerOf(c).role), p); err != nil {
+		return err
+	}
+	st.tour.Penalties = trial.Penalties
+	return c.JSON(http.StatusCreated, t.tourView(st.tour))
 }

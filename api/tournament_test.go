@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -251,4 +252,87 @@ func TestTableCamera(t *testing.T) {
 	if got.json["record"].(map[string]any)["photo"] == nil {
 		t.Fatalf("the photo was not kept: %s", got.body)
 	}
+}
+
+// TestTournamentOverHTTP: four entrants go straight to three final games;
+// the organiser adds the games and a penalty; the standings and the winner
+// follow, and survive a restart of the service on the same record.
+func TestTournamentOverHTTP(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.db")
+	start := func() (*httptest.Server, *referee.Store) {
+		s, err := New(DefaultConfig(), Deps{Version: "test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		store, err := referee.Open(context.Background(), referee.Config{SQLitePath: path})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.MountTournament(TournamentConfig{RefereeToken: testRefereeToken, OrganizerToken: testOrganizerToken}, store); err != nil {
+			t.Fatal(err)
+		}
+		return httptest.NewServer(s.Handler()), store
+	}
+	ts, store := start()
+	u := ts.URL
+	tour := `{"id":"april","entrants":["Aiko","Ben","Chloe","Dev"]}`
+	wantProblem(t, call(t, "POST", u+"/v1/tournaments", "", tour), 401, codeUnauthorized)
+	wantProblem(t, call(t, "POST", u+"/v1/tournaments", testRefereeToken, tour), 403, codeForbidden)
+	if a := call(t, "POST", u+"/v1/tournaments", testOrganizerToken, tour); a.status != 201 {
+		t.Fatalf("tournament: %d %s", a.status, a.body)
+	}
+	// Three final games; in each, seat 1 takes a dama ron of 7,700 off
+	// seat 2 and the game is ended.
+	seatings := [][4]string{{"Aiko", "Ben", "Chloe", "Dev"}, {"Ben", "Chloe", "Dev", "Aiko"}, {"Chloe", "Aiko", "Ben", "Dev"}}
+	for i, seats := range seatings {
+		id := fmt.Sprintf("F%d", i+1)
+		players, _ := json.Marshal(seats)
+		table := call(t, "POST", u+"/v1/games", testOrganizerToken, `{"id":"`+id+`","table":"final","rules":"msmc-2016","players":`+string(players)+`}`).str("table_token")
+		if a := call(t, "POST", u+"/v1/games/"+id+"/hands", testRefereeToken, `{"outcome":"win","player":1,"from":2,"hand":{"hand":"234m234p234s678s55p","win_tile":"8s"}}`); a.status != 201 {
+			t.Fatalf("hand: %d %s", a.status, a.body)
+		}
+		add := `{"stage":"final","game":"` + id + `"}`
+		wantProblem(t, call(t, "POST", u+"/v1/tournaments/april/games", table, add), 403, codeForbidden)
+		if a := call(t, "POST", u+"/v1/tournaments/april/games", testOrganizerToken, add); a.status != 200 {
+			t.Fatalf("add %s: %d %s", id, a.status, a.body)
+		}
+	}
+	wantProblem(t, call(t, "POST", u+"/v1/tournaments/april/games", testOrganizerToken, `{"stage":"final","game":"F1"}`), 409, "bad_request")
+	pen := `{"player":"Ben","points":2,"reason":"dropped a tile"}`
+	wantProblem(t, call(t, "POST", u+"/v1/tournaments/april/penalties", testRefereeToken, pen), 403, codeForbidden)
+	if a := call(t, "POST", u+"/v1/tournaments/april/penalties", testOrganizerToken, pen); a.status != 201 {
+		t.Fatalf("penalty: %d %s", a.status, a.body)
+	}
+	// Each game: the winner 32,700 → (2,700+20,000)/1000 + 20 = 42; the
+	// two at 25,000 → −5, then +10 for the earlier seat and −10 for the
+	// later; the discarder 17,300 → −12 −20 = −32.
+	//   F1 Aiko 5, Ben 42, Chloe −32, Dev −15
+	//   F2 Ben 5, Chloe 42, Dev −32, Aiko −15
+	//   F3 Chloe 5, Aiko 42, Ben −32, Dev −15
+	check := func(u string) {
+		a := call(t, "GET", u+"/v1/tournaments/april?format=csv", testOrganizerToken, "")
+		lines := strings.Split(strings.TrimSpace(string(a.body)), "\n")
+		var got []string
+		for _, l := range lines[1:] {
+			f := strings.Split(l, ",")
+			got = append(got, f[1]+" "+f[7])
+		}
+		// Aiko 5−15+42 = 32, Chloe −32+42+5 = 15, Ben 42+5−32−2 = 13,
+		// Dev −15−32−15 = −62.
+		if strings.Join(got, ", ") != "Aiko 32, Chloe 15, Ben 13, Dev -62" {
+			t.Fatalf("standings %v\n%s", got, a.body)
+		}
+		a = call(t, "GET", u+"/v1/tournaments/april", testRefereeToken, "")
+		if a.str("winner") != "Aiko" {
+			t.Fatalf("winner: %s", a.body)
+		}
+	}
+	check(u)
+	wantProblem(t, call(t, "GET", u+"/v1/tournaments/april", "", ""), 401, codeUnauthorized)
+	ts.Close()
+	store.Close()
+	ts, store = start()
+	defer ts.Close()
+	defer store.Close()
+	check(ts.URL)
 }
