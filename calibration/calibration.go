@@ -111,8 +111,14 @@ func findFelt(img gocv.Mat, felt Felt) ([4]Point, error) {
 	if best < 0 || area < 0.1*float64(img.Cols()*img.Rows()) {
 		return out, ErrNoTable
 	}
-	c := contours.At(best)
-	poly := gocv.ApproxPolyDP(c, 0.02*gocv.ArcLength(c, true), true)
+	// The hull smooths notches that tiles or arms at the table's edge cut
+	// into the felt; the table itself is convex.
+	hullMat := gocv.NewMat()
+	defer hullMat.Close()
+	gocv.ConvexHull(contours.At(best), &hullMat, true, true)
+	hull := gocv.NewPointVectorFromMat(hullMat)
+	defer hull.Close()
+	poly := gocv.ApproxPolyDP(hull, 0.02*gocv.ArcLength(hull, true), true)
 	defer poly.Close()
 	if poly.Size() != 4 {
 		return out, fmt.Errorf("%w (the largest green area has %d corners)", ErrNoTable, poly.Size())

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"image"
+	"image/color"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -206,4 +207,29 @@ func FuzzCalibrate(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestCalibrateWithArmOverEdge: a player's arm across the near edge cuts a
+// notch into the felt; the corners stay where they are.
+func TestCalibrateWithArmOverEdge(t *testing.T) {
+	img, err := vision.DecodePhoto(frame(t, emptyFrame))
+	defer img.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	gocv.Rectangle(&img, image.Rect(560, 780, 700, 960), color.RGBA{R: 200, G: 160, B: 140, A: 255}, -1)
+	buf, err := gocv.IMEncode(gocv.JPEGFileExt, img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer buf.Close()
+	c, err := Calibrate(buf.GetBytes(), GreenFelt, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range c.Corners {
+		if math.Hypot(p.X-tableQuad[i].X, p.Y-tableQuad[i].Y) > 8 {
+			t.Errorf("corner %d at %v, the felt's is at %v", i, p, tableQuad[i])
+		}
+	}
 }
