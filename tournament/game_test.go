@@ -535,3 +535,17 @@ func BenchmarkRecordWin(b *testing.B) {
 		}
 	}
 }
+
+// TestResponsibility: Big Three Dragons self-drawn, the third dragon pon
+// fed by the player across: that player pays the whole yakuman (seed 000
+// enables responsibility for it).
+func TestResponsibility(t *testing.T) {
+	l := newLedger(t, "g", four)
+	p := Play{Outcome: Win, Player: 1, From: NoSeat, Hand: &scoring.Request{
+		Hand: "123m99p666777z", WinTile: "9p",
+		Melds:   []scoring.MeldSpec{{Type: "pon", Tiles: "555z", From: "across"}},
+		Options: map[string]any{"pao": "across"},
+	}}
+	// Seat 1 (South) wins; across from South sits seat 3: 32,000.
+	l.play(p, [4]int{0, 32000, 0, -32000}, 0)
+}

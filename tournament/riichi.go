@@ -136,13 +136,15 @@ func (g *Game) riichiWin(rec *HandRecord) error {
 			rec.Deltas[p.From] -= pay.Amount
 			rec.Explain = append(rec.Explain, fmt.Sprintf("%s pays %d", g.Players[p.From], pay.Amount))
 		default:
-			w, err := scoring.ParseWind(pay.From)
+			s, err := g.payer(pay.From, p.Player)
 			if err != nil {
-				return fmt.Errorf("the engine named an unknown payer %q", pay.From)
+				return err
 			}
-			s := seatAt(w, g.dealer)
+			if s == p.Player {
+				return fmt.Errorf("the engine charged the winner")
+			}
 			rec.Deltas[s] -= pay.Amount
-			rec.Explain = append(rec.Explain, fmt.Sprintf("%s (%s) pays %d%s", g.Players[s], w, pay.Amount, note(pay.Note)))
+			rec.Explain = append(rec.Explain, fmt.Sprintf("%s pays %d%s", g.Players[s], pay.Amount, note(pay.Note)))
 		}
 		got += pay.Amount
 	}
@@ -151,6 +153,26 @@ func (g *Game) riichiWin(rec *HandRecord) error {
 	}
 	rec.Deltas[p.Player] += got
 	return nil
+}
+
+// payer is the original seat of a payer the engine names: by seat wind
+// ("E"…"N"), or (responsibility, pao) by where the player sits from the
+// winner: "left" plays just before the winner, "right" just after,
+// "across" opposite.
+func (g *Game) payer(from string, winner int) (int, error) {
+	switch from {
+	case "left":
+		return (winner + 3) % 4, nil
+	case "right":
+		return (winner + 1) % 4, nil
+	case "across":
+		return (winner + 2) % 4, nil
+	}
+	w, err := scoring.ParseWind(from)
+	if err != nil {
+		return 0, fmt.Errorf("the engine named an unknown payer %q", from)
+	}
+	return seatAt(w, g.dealer), nil
 }
 
 // riichiDraw pays for readiness at an exhaustive draw and says whether the
