@@ -16,7 +16,7 @@ import (
 var update = flag.Bool("update", false, "regenerate the committed table frames in testdata/")
 
 // The committed frames are made from the two committed photos (see
-// ../testdata/photos/ATTRIBUTION.md): a camera 1280×960 looks at a green
+// testdata/ATTRIBUTION.md): a camera 1280×960 looks at a green
 // table from behind East; South's hand (the row of hand-017.jpg:
 // 234678s 777z 222z 44z) lies at the right edge, a block of other tiles
 // (dev-sample.jpg) in East's place and one in the middle as discards.
@@ -35,7 +35,7 @@ var handRow = image.Rect(0, 300, 640, 470)
 
 func readPhoto(t *testing.T, name string) gocv.Mat {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "testdata", "photos", name))
+	data, err := os.ReadFile(filepath.Join("testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}
