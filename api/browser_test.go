@@ -1,0 +1,136 @@
+//go:build browser
+
+// The end-to-end test of the phone page in real headless Chromium. It needs
+// Debian's chromium (or MJSCAN_CHROMIUM naming a Chrome binary) and runs with
+//
+//	go test -tags browser -run Browser ./api/
+package api
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"mjscan/vision"
+)
+
+// steps runs browser actions one by one so a failure names the step.
+func steps(t *testing.T, ctx context.Context, names []string, acts ...chromedp.Action) {
+	t.Helper()
+	for i, a := range acts {
+		if err := chromedp.Run(ctx, a); err != nil {
+			var html string
+			chromedp.Run(ctx, chromedp.OuterHTML("main", &html, chromedp.ByQuery))
+			t.Fatalf("step %d (%s): %v\npage: %.3000s", i, names[i], err, html)
+		}
+	}
+}
+
+func chromium(t *testing.T) string {
+	if p := os.Getenv("MJSCAN_CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Fatal("no Chromium found: apt-get install chromium, or set MJSCAN_CHROMIUM")
+	return ""
+}
+
+func browser(t *testing.T) context.Context {
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium(t)), chromedp.NoSandbox, chromedp.Headless,
+		chromedp.Flag("disable-gpu", true), chromedp.WindowSize(412, 915)) // a phone's viewport
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancel)
+	// This chromedp predates some of the newest Chrome's event fields;
+	// those events are not used here, so their decode errors are noise.
+	quiet := func(format string, args ...any) {
+		if msg := fmt.Sprintf(format, args...); !strings.Contains(msg, "could not unmarshal event") {
+			t.Log(msg)
+		}
+	}
+	ctx, cancel2 := chromedp.NewContext(actx, chromedp.WithErrorf(quiet))
+	t.Cleanup(cancel2)
+	ctx, cancel3 := context.WithTimeout(ctx, 45*time.Second)
+	t.Cleanup(cancel3)
+	return ctx
+}
+
+// TestBrowserPhotoFixAndScore: upload the committed photo, find the one
+// misread tile (9s where the hand holds 8s), tap it, pick the right tile
+// from its alternatives, fill in the situation and get the expected score.
+func TestBrowserPhotoFixAndScore(t *testing.T) {
+	rec := handRecognition()
+	rec.Tiles[13].Tile = "9s" // misread: the winning 8s
+	rec.Tiles[13].Confidence = 0.41
+	rec.Tiles[13].Alternatives = []vision.Alternative{{Tile: "8s", Confidence: 0.38}}
+	fake := &fakeRecognizer{rec: rec}
+	_, ts := newTestServer(t, fake, nil)
+	photo, _ := filepath.Abs(filepath.Join("..", "testdata", "photos", "dev-sample.jpg"))
+
+	ctx := browser(t)
+	var total, tiles string
+	steps(t, ctx, []string{"Navigate \"/\"", "WaitVisible \"#photo-on\"", "SetUploadFiles \"#photo-input\"", "WaitVisible #boxes .box[data-index=\"13\"]", "Click #boxes .box[data-index=\"13\"]", "WaitVisible \"#fixer\"", "Click #fixer-alts .tile[data-tile=\"8s\"]", "Click \"#tsumo\"", "Click \"#riichi\"", "SetValue \"#seat\"", "Click \"#score\"", "WaitVisible \"#result-total\"", "Text \"#result-total\"", "Evaluate [...document.querySelectorAll(\"#hand .tile\")].map(e => e.dataset.tile).join(\"\")"},
+		chromedp.Navigate(ts.URL+"/"),
+		chromedp.WaitVisible("#photo-on", chromedp.ByQuery),
+		chromedp.SetUploadFiles("#photo-input", []string{photo}, chromedp.ByQuery),
+		chromedp.WaitVisible(`#boxes .box[data-index="13"]`, chromedp.ByQuery),
+		chromedp.Click(`#boxes .box[data-index="13"]`, chromedp.ByQuery),
+		chromedp.WaitVisible("#fixer", chromedp.ByQuery),
+		chromedp.Click(`#fixer-alts .tile[data-tile="8s"]`, chromedp.ByQuery),
+		chromedp.Click("#tsumo", chromedp.ByQuery),
+		chromedp.Click("#riichi", chromedp.ByQuery),
+		chromedp.SetValue("#seat", "S", chromedp.ByQuery),
+		chromedp.Click("#score", chromedp.ByQuery),
+		chromedp.WaitVisible("#result-total", chromedp.ByQuery),
+		chromedp.Text("#result-total", &total, chromedp.ByQuery),
+		chromedp.Evaluate(`[...document.querySelectorAll("#hand .tile")].map(e => e.dataset.tile).join("")`, &tiles),
+	)
+	if total != "5200 points" {
+		t.Errorf("score shown %q, want 5200 points", total)
+	}
+	if !strings.HasSuffix(tiles, "8s") || strings.Contains(tiles, "9s") {
+		t.Errorf("hand after the fix %q", tiles)
+	}
+	if fake.calls.Load() < 1 {
+		t.Error("the photo never reached the recogniser")
+	}
+}
+
+// TestBrowserNotationEntry: no photo, the hand typed in MPSZ.
+func TestBrowserNotationEntry(t *testing.T) {
+	_, ts := newTestServer(t, nil, nil)
+	ctx := browser(t)
+	var total, off, fu string
+	steps(t, ctx, []string{"Navigate \"/\"", "WaitVisible \"#tiles-panel\"", "read #photo-off", "SendKeys \"#notation\"", "WaitVisible #hand .tile.win[data-tile=\"8s\"]", "Click \"#tsumo\"", "Click \"#riichi\"", "SetValue \"#seat\"", "Click \"#score\"", "WaitVisible \"#result-total\"", "Text \"#result-total\"", "Text \"#result-summary\""},
+		chromedp.Navigate(ts.URL+"/"),
+		// No recogniser here: the page opens on tile entry and says why.
+		chromedp.WaitVisible("#tiles-panel", chromedp.ByQuery),
+		chromedp.Evaluate(`document.getElementById("photo-off").textContent`, &off),
+		chromedp.SendKeys("#notation", "234m345p55p456s678s", chromedp.ByQuery),
+		chromedp.WaitVisible(`#hand .tile.win[data-tile="8s"]`, chromedp.ByQuery),
+		chromedp.Click("#tsumo", chromedp.ByQuery),
+		chromedp.Click("#riichi", chromedp.ByQuery),
+		chromedp.SetValue("#seat", "S", chromedp.ByQuery),
+		chromedp.Click("#score", chromedp.ByQuery),
+		chromedp.WaitVisible("#result-total", chromedp.ByQuery),
+		chromedp.Text("#result-total", &total, chromedp.ByQuery),
+		chromedp.Text("#result-summary", &fu, chromedp.ByQuery),
+	)
+	if total != "5200 points" || !strings.Contains(fu, "4 han 20 fu") {
+		t.Errorf("shown %q / %q, want 5200 points, 4 han 20 fu", total, fu)
+	}
+	if !strings.Contains(off, "not available") {
+		t.Errorf("photo-off note %q", off)
+	}
+}
