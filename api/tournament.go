@@ -545,6 +545,11 @@ func (t *tournamentRoutes) getRecords(c echo.Context) error {
 	if list == nil {
 		list = []referee.Record{}
 	}
+	// Lists carry each photo's hash; the photo itself comes with the
+	// single record.
+	for i := range list {
+		list[i].Photo = nil
+	}
 	return c.JSON(http.StatusOK, map[string]any{"records": list, "versions": t.s.versions()})
 }
 
