@@ -42,7 +42,7 @@ var Presets = scoring.Presets[Rules]{
 	// Terminals, Perfect Green and Four Kans.
 	"msmc-2016": {
 		Name: "msmc-2016", OpenTanyao: true, AkaDora: false, DoubleYakuman: true, KazoeYakuman: true,
-		DoubleWindFu: 4, Renhou: false, StartPoints: 30000,
+		DoubleWindFu: 4, Renhou: false, StartPoints: 25000, // 30,000 is the return: seed 000 subtracts it and gives first place the 20,000 difference
 		Responsibility: []int{YakuDaisangen, YakuDaisuushii, YakuTsuuiisou, YakuChinroutou, YakuRyuuiisou, YakuSuukantsu},
 	},
 	// Three-player riichi as seed 000 describes it.
