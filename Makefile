@@ -11,9 +11,14 @@ ADDR ?= 127.0.0.1:8080
 build:
 	$(GO) build -o bin/mjscan ./cmd/mjscan
 
+# The referee record's tests run on SQLite and on PostgreSQL: a throwaway
+# cluster is started on loopback unless MJSCAN_TEST_POSTGRES_DSN names one.
 test: build
 	$(GO) vet ./...
-	$(GO) test -count=1 ./...
+	@own=; dsn="$${MJSCAN_TEST_POSTGRES_DSN:-}"; \
+	if [ -z "$$dsn" ]; then dsn=$$(bash scripts/postgres-test.sh) || exit 1; own=1; fi; \
+	MJSCAN_TEST_POSTGRES_DSN="$$dsn" $(GO) test -count=1 ./...; rc=$$?; \
+	if [ -n "$$own" ]; then bash scripts/postgres-test.sh stop; fi; exit $$rc
 
 run: build
 	bin/mjscan serve --addr $(ADDR)

@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 APT_PACKAGES=(
   build-essential pkg-config git ca-certificates python3
   libopencv-dev
+  postgresql   # the referee record's tests run on PostgreSQL as well as SQLite
 )
 # --runtime: only what the built binary needs (the Dockerfile's last stage).
 RUNTIME_ONLY=false
