@@ -158,6 +158,8 @@ type fakeRecognizer struct {
 	block chan struct{} // when set, each call waits for it
 	rec   vision.Recognition
 	err   error
+	// byPhoto, when it holds the photo's bytes, answers that recognition.
+	byPhoto map[string]vision.Recognition
 }
 
 func (f *fakeRecognizer) Recognize(ctx context.Context, photo []byte) (*vision.Recognition, error) {
@@ -180,6 +182,9 @@ func (f *fakeRecognizer) Recognize(ctx context.Context, photo []byte) (*vision.R
 		return nil, f.err
 	}
 	rec := f.rec
+	if r, ok := f.byPhoto[string(photo)]; ok {
+		rec = r
+	}
 	return &rec, nil
 }
 

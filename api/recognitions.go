@@ -21,9 +21,13 @@ import (
 	"mjscan/vision"
 )
 
-// upload is a multipart upload read whole: the photo and the text fields.
+// photoParts are the form fields that carry photos: the whole table in
+// "photo", or the parts of a hand photographed one by one.
+var photoParts = []string{"photo", "hand", "melds", "dora", "flowers"}
+
+// upload is a multipart upload read whole: the photos and the text fields.
 type upload struct {
-	photo  []byte
+	photos map[string][]byte
 	fields map[string]string
 }
 
@@ -33,8 +37,18 @@ const (
 	maxFieldSize = 64 << 10
 )
 
-// readUpload reads a multipart/form-data body with exactly one photo in
-// the field "photo". The body limit already bounds the total.
+func isPhotoPart(name string) bool {
+	for _, p := range photoParts {
+		if p == name {
+			return true
+		}
+	}
+	return false
+}
+
+// readUpload reads a multipart/form-data body: one photo in the field
+// "photo" (the whole table), and/or one in each of "hand", "melds", "dora"
+// and "flowers". The body limit already bounds the total.
 func readUpload(c echo.Context) (*upload, error) {
 	ct := c.Request().Header.Get(echo.HeaderContentType)
 	mt, params, err := mime.ParseMediaType(ct)
@@ -46,7 +60,7 @@ func readUpload(c echo.Context) (*upload, error) {
 		return nil, err
 	}
 	mr := multipart.NewReader(bytes.NewReader(body), params["boundary"])
-	u := &upload{fields: map[string]string{}}
+	u := &upload{photos: map[string][]byte{}, fields: map[string]string{}}
 	for {
 		part, err := mr.NextPart()
 		if err == io.EOF {
@@ -61,19 +75,19 @@ func readUpload(c echo.Context) (*upload, error) {
 			return nil, problem(http.StatusBadRequest, scoring.CodeBadRequest, "the upload was cut off; please send it again")
 		}
 		switch {
-		case name == "photo":
-			if u.photo != nil {
-				return nil, problem(http.StatusBadRequest, scoring.CodeBadRequest, "send one photo per request in the field \"photo\"")
+		case isPhotoPart(name):
+			if _, dup := u.photos[name]; dup {
+				return nil, problem(http.StatusBadRequest, scoring.CodeBadRequest, fmt.Sprintf("two photos in the field %q: send one photo per field", name))
 			}
-			u.photo = data
+			u.photos[name] = data
 		case len(u.fields) >= maxFields || len(data) > maxFieldSize:
 			return nil, problem(http.StatusBadRequest, scoring.CodeBadRequest, "the form has too many or too large fields")
 		default:
 			u.fields[name] = string(data)
 		}
 	}
-	if u.photo == nil {
-		return nil, problem(http.StatusBadRequest, scoring.CodeBadRequest, "no photo: send it in the multipart field \"photo\"")
+	if len(u.photos) == 0 {
+		return nil, problem(http.StatusBadRequest, scoring.CodeBadRequest, "no photo: send it in the multipart field \"photo\" (or the hand, melds, dora and flowers apart, in fields of those names)")
 	}
 	return u, nil
 }
@@ -104,16 +118,39 @@ func (s *Server) noRecognizer() *Problem {
 	return problem(http.StatusServiceUnavailable, codeNoRecognition, msg)
 }
 
+// recognizeAll reads every photo of an upload, in the order of
+// photoParts, and names the part in any problem.
+func (s *Server) recognizeAll(c echo.Context, u *upload) (map[string]*vision.Recognition, error) {
+	out := map[string]*vision.Recognition{}
+	for _, name := range photoParts {
+		data, ok := u.photos[name]
+		if !ok {
+			continue
+		}
+		rec, err := s.recognize(c, data)
+		if err != nil {
+			var p *Problem
+			if name != "photo" && errors.As(err, &p) {
+				p.Detail = fmt.Sprintf("the %s photo: %s", name, p.Detail)
+			}
+			return nil, err
+		}
+		rec.ID = u.fields["id"]
+		out[name] = rec
+	}
+	return out, nil
+}
+
 // recognize checks and reads one photo on the worker pool.
-func (s *Server) recognize(c echo.Context, u *upload) (*vision.Recognition, error) {
-	if err := s.checkPhoto(u.photo); err != nil {
+func (s *Server) recognize(c echo.Context, photo []byte) (*vision.Recognition, error) {
+	if err := s.checkPhoto(photo); err != nil {
 		return nil, err
 	}
 	var rec *vision.Recognition
 	var recErr error
 	err := s.work(c.Request().Context(), func() error {
 		defer s.metrics.step("recognize", time.Now())
-		rec, recErr = s.deps.Recognizer.Recognize(c.Request().Context(), u.photo)
+		rec, recErr = s.deps.Recognizer.Recognize(c.Request().Context(), photo)
 		return nil
 	})
 	if err != nil {
@@ -128,7 +165,6 @@ func (s *Server) recognize(c echo.Context, u *upload) (*vision.Recognition, erro
 	case rec == nil:
 		return nil, problem(http.StatusInternalServerError, codeRecognition, "the recogniser returned nothing for this photo")
 	}
-	rec.ID = u.fields["id"]
 	return rec, nil
 }
 
@@ -139,6 +175,18 @@ type RecognitionResponse struct {
 	Versions Versions `json:"versions"`
 }
 
+// PartsResponse answers an upload of separate photos (hand, melds, dora,
+// flowers): each part's recognition and the hand request put together
+// from all of them.
+type PartsResponse struct {
+	ID       string                         `json:"id"`
+	OK       bool                           `json:"ok"`
+	Parts    map[string]*vision.Recognition `json:"parts"`
+	Hand     *scoring.Request               `json:"hand"`
+	Error    *scoring.Error                 `json:"error"`
+	Versions Versions                       `json:"versions"`
+}
+
 func (s *Server) postRecognition(c echo.Context) error {
 	if s.deps.Recognizer == nil {
 		return s.noRecognizer()
@@ -147,30 +195,93 @@ func (s *Server) postRecognition(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	rec, err := s.recognize(c, u)
+	recs, err := s.recognizeAll(c, u)
 	if err != nil {
 		return err
 	}
-	out := RecognitionResponse{Recognition: rec, Versions: s.versions()}
-	if !rec.OK {
-		code, msg := codeRecognition, "the tiles in this photo could not be read"
-		if rec.Error != nil {
-			code, msg = rec.Error.Code, rec.Error.Message
+	var out any
+	var failed *scoring.Error
+	if rec, ok := recs["photo"]; ok && len(recs) == 1 {
+		// The CONTRACT shape: one photo, one recognition.
+		out = RecognitionResponse{Recognition: rec, Versions: s.versions()}
+		failed = recFailure(rec)
+	} else {
+		pr := PartsResponse{ID: u.fields["id"], OK: true, Parts: recs, Hand: combineParts(recs), Versions: s.versions()}
+		for _, name := range photoParts {
+			if rec, ok := recs[name]; ok && failed == nil {
+				if failed = recFailure(rec); failed != nil {
+					failed = scoring.Errorf(failed.Code, "the %s photo: %s", name, failed.Message)
+				}
+			}
 		}
-		p := problem(http.StatusUnprocessableEntity, code, msg)
+		pr.OK, pr.Error = failed == nil, failed
+		out = pr
+	}
+	if failed != nil {
+		p := problem(http.StatusUnprocessableEntity, failed.Code, failed.Message)
 		p.Ext = out
 		return p
 	}
 	return c.JSON(http.StatusOK, out)
 }
 
+// recFailure is why a recognition failed, or nil.
+func recFailure(rec *vision.Recognition) *scoring.Error {
+	if rec.OK {
+		return nil
+	}
+	if rec.Error != nil {
+		return rec.Error
+	}
+	return scoring.Errorf(codeRecognition, "the tiles in this photo could not be read")
+}
+
+// combineParts puts one hand request together from the photos: the whole
+// table's grouping first, then each separate part in its own role.
+func combineParts(recs map[string]*vision.Recognition) *scoring.Request {
+	req := &scoring.Request{}
+	if rec, ok := recs["photo"]; ok && rec.Hand != nil {
+		*req = *rec.Hand
+	}
+	if rec, ok := recs["hand"]; ok {
+		if rec.Hand != nil && rec.Hand.Hand != "" {
+			req.Hand, req.WinTile = rec.Hand.Hand, rec.Hand.WinTile
+		} else {
+			req.Hand, req.WinTile = tilesOf(rec), ""
+		}
+	}
+	if rec, ok := recs["melds"]; ok && rec.Hand != nil && len(rec.Hand.Melds) > 0 {
+		req.Melds = rec.Hand.Melds
+	}
+	if rec, ok := recs["dora"]; ok {
+		req.DoraIndicators = tilesOf(rec)
+	}
+	if rec, ok := recs["flowers"]; ok {
+		req.Flowers = tilesOf(rec)
+	}
+	return req
+}
+
+// tilesOf writes every tile seen, in reading order, as one tile string.
+func tilesOf(rec *vision.Recognition) string {
+	var ts []scoring.Tile
+	for _, t := range rec.Tiles {
+		if parsed, err := scoring.ParseTiles(t.Tile); err == nil {
+			ts = append(ts, parsed...)
+		}
+	}
+	return scoring.FormatTiles(ts)
+}
+
 // SnapResponse is a photo read and scored in one go: what was seen, the
 // hand request built from it and the situation, and its score.
 type SnapResponse struct {
 	Recognition *vision.Recognition `json:"recognition"`
-	Request     *scoring.Request    `json:"request"`
-	Result      scoring.Result      `json:"result"`
-	Versions    Versions            `json:"versions"`
+	// Parts holds every photo's recognition when they were sent apart.
+	Parts    map[string]*vision.Recognition `json:"parts,omitempty"`
+	Request  *scoring.Request               `json:"request"`
+	Result   scoring.Result                 `json:"result"`
+	Versions Versions                       `json:"versions"`
 }
 
 // postSnapAndScore reads a photo and scores the hand it shows under the
@@ -199,12 +310,15 @@ func (s *Server) postSnapAndScore(c echo.Context) error {
 	if p := checkRules(&sit); p != nil {
 		return p
 	}
-	rec, err := s.recognize(c, u)
+	recs, err := s.recognizeAll(c, u)
 	if err != nil {
 		return err
 	}
-	req := mergeSituation(&sit, rec)
-	out := SnapResponse{Recognition: rec, Request: req}
+	req := mergeSituation(&sit, u.fields["id"], combineParts(recs))
+	out := SnapResponse{Recognition: recs["photo"], Request: req}
+	if len(recs) > 1 || recs["photo"] == nil {
+		out.Parts = recs
+	}
 	if req.Hand == "" {
 		out.Result = scoring.Fail(req, scoring.Errorf(scoring.CodeWrongTileCount, "no hand was found in the photo: take it again with the tiles face up, or enter them by hand"))
 	} else {
@@ -216,16 +330,12 @@ func (s *Server) postSnapAndScore(c echo.Context) error {
 	return c.JSON(http.StatusOK, out)
 }
 
-// mergeSituation fills the tiles of the situation from the photo's grouped
-// hand where the situation leaves them empty.
-func mergeSituation(sit *scoring.Request, rec *vision.Recognition) *scoring.Request {
+// mergeSituation fills the tiles of the situation from the photos' hand
+// where the situation leaves them empty.
+func mergeSituation(sit *scoring.Request, id string, g *scoring.Request) *scoring.Request {
 	req := *sit
-	if rec.ID != "" && req.ID == "" {
-		req.ID = rec.ID
-	}
-	g := rec.Hand
-	if g == nil {
-		return &req
+	if req.ID == "" {
+		req.ID = id
 	}
 	if req.Hand == "" {
 		req.Hand = g.Hand

@@ -257,3 +257,85 @@ func tinyPNG() []byte {
 	png.Encode(&b, image.NewGray(image.Rect(0, 0, 8, 8)))
 	return b.Bytes()
 }
+
+func pngOf(w, h int) []byte {
+	var b bytes.Buffer
+	png.Encode(&b, image.NewGray(image.Rect(0, 0, w, h)))
+	return b.Bytes()
+}
+
+// seen builds a recognition of loose tiles with no grouping.
+func seen(codes ...string) vision.Recognition {
+	rec := vision.Recognition{OK: true, Width: 100 * len(codes), Height: 150}
+	for i, c := range codes {
+		rec.Tiles = append(rec.Tiles, vision.TileSeen{Tile: c, Box: [4]int{i * 100, 0, i*100 + 90, 140}, Confidence: 0.9})
+	}
+	return rec
+}
+
+// TestRecognitionParts: the hand, melds and dora photographed apart come
+// back as one hand request, and snap-and-score scores it.
+func TestRecognitionParts(t *testing.T) {
+	handPhoto, meldPhoto, doraPhoto := pngOf(10, 10), pngOf(11, 10), pngOf(12, 10)
+	melds := seen("6s", "7s", "8s")
+	melds.Hand = &scoring.Request{Melds: []scoring.MeldSpec{{Type: "chi", Tiles: "678s", From: "left"}}}
+	fake := &fakeRecognizer{byPhoto: map[string]vision.Recognition{
+		string(handPhoto): seen("2m", "3m", "4m", "3p", "4p", "5p", "4s", "5s", "6s", "5p", "5p"),
+		string(meldPhoto): melds,
+		string(doraPhoto): seen("1p"),
+	}}
+	_, ts := newTestServer(t, fake, nil)
+	form := func(fields map[string]string) (string, []byte) {
+		var buf bytes.Buffer
+		mw := multipart.NewWriter(&buf)
+		for k, v := range fields {
+			mw.WriteField(k, v)
+		}
+		for name, data := range map[string][]byte{"hand": handPhoto, "melds": meldPhoto, "dora": doraPhoto} {
+			w, _ := mw.CreateFormFile(name, name+".png")
+			w.Write(data)
+		}
+		mw.Close()
+		return mw.FormDataContentType(), buf.Bytes()
+	}
+	ct, body := form(map[string]string{"id": "parts"})
+	req, _ := http.NewRequest(http.MethodPost, ts.URL+"/v1/recognitions", bytes.NewReader(body))
+	req.Header.Set("Content-Type", ct)
+	a := do(t, req)
+	if a.status != 200 || a.str("id") != "parts" || len(a.json["parts"].(map[string]any)) != 3 {
+		t.Fatalf("%d %s", a.status, a.body)
+	}
+	hand := a.json["hand"].(map[string]any)
+	if hand["hand"] != "234m345p456s55p" {
+		t.Errorf("hand %v", hand["hand"])
+	}
+	if hand["dora_indicators"] != "1p" || len(hand["melds"].([]any)) != 1 {
+		t.Errorf("combined request %v", hand)
+	}
+
+	// Scored with the winning tile named: a ron on 5p with an open chow
+	// is tanyao alone (open tanyao is on by default); the 1p indicator
+	// makes 2p dora, which the hand does not hold.
+	ct, body = form(map[string]string{"situation": `{"rules":"riichi","win_tile":"5p","seat_wind":"S","round_wind":"E"}`})
+	req, _ = http.NewRequest(http.MethodPost, ts.URL+"/v1/snap-and-score", bytes.NewReader(body))
+	req.Header.Set("Content-Type", ct)
+	a = do(t, req)
+	res := a.json["result"].(map[string]any)
+	if a.status != 200 || res["ok"] != true || a.json["parts"] == nil {
+		t.Fatalf("snap of parts: %s", a.body)
+	}
+	if res["han"].(float64) != 1 || a.json["request"].(map[string]any)["dora_indicators"] != "1p" {
+		t.Errorf("han %v, request %v", res["han"], a.json["request"])
+	}
+
+	// A bad part is named in the problem.
+	fake.byPhoto[string(doraPhoto)] = vision.Recognition{Error: scoring.Errorf(scoring.CodeBadRequest, "the photo data is damaged")}
+	ct, body = form(nil)
+	req, _ = http.NewRequest(http.MethodPost, ts.URL+"/v1/recognitions", bytes.NewReader(body))
+	req.Header.Set("Content-Type", ct)
+	a = do(t, req)
+	wantProblem(t, a, 422, scoring.CodeBadRequest)
+	if !strings.Contains(a.str("detail"), "dora photo") {
+		t.Errorf("detail %q", a.str("detail"))
+	}
+}
