@@ -99,6 +99,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--epochs", type=int, default=6)
     ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), ".."))
+    ap.add_argument("--resume", default="", help="continue from this state dict (a second, lower-rate stage)")
+    ap.add_argument("--lr", type=float, default=0.0, help="peak learning rate (default: the first stage's)")
+    ap.add_argument("--save", default="/tmp/mjv_classifier.pt", help="where the state dict is kept between stages")
     args = ap.parse_args()
     t0 = time.time()
     train = [(img, boxes) for _, img, boxes in load_split("train")]
@@ -107,14 +110,18 @@ def main():
     rng = random.Random(11)
     dx, dy = make_crops(dev, rng, False)
     net = TileNet(len(CLASSES))
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    if args.resume:
+        net.load_state_dict(torch.load(args.resume))
+        rng = random.Random(19)
+    lr = args.lr or 3e-3
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     steps_per_epoch = None
     sched = None
     for epoch in range(args.epochs):
         x, y = make_crops(train, rng, True)
         if sched is None:
             steps_per_epoch = (len(x) + 127) // 128
-            sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps_per_epoch * args.epochs)
+            sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps_per_epoch * args.epochs)
         net.train()
         perm = torch.randperm(len(x))
         tot = 0.0
@@ -136,7 +143,7 @@ def main():
     torch.onnx.export(net, torch.zeros(1, 3, CROP_H, CROP_W), path, opset_version=11,
                       input_names=["input"], output_names=["logits"],
                       dynamic_axes={"input": {0: "batch"}, "logits": {0: "batch"}})
-    torch.save(net.state_dict(), "/tmp/mjv_classifier.pt")
+    torch.save(net.state_dict(), args.save)
     acc = evaluate(net, dx, dy)
     sha = hashlib.sha256(open(path, "rb").read()).hexdigest()
     manifest = {

@@ -197,6 +197,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--epochs", type=int, default=10)
     ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), ".."))
+    ap.add_argument("--resume", default="", help="continue from this state dict (a second, lower-rate stage)")
+    ap.add_argument("--lr", type=float, default=0.0, help="peak learning rate (default: the first stage's)")
+    ap.add_argument("--save", default="/tmp/mjv_detector.pt", help="where the state dict is kept between stages")
     args = ap.parse_args()
     t0 = time.time()
     train = [(img, boxes) for _, img, boxes in load_split("train") if boxes]
@@ -204,10 +207,14 @@ def main():
     print(f"loaded {len(train)} train / {len(dev)} dev photos in {time.time()-t0:.0f}s", flush=True)
     rng = random.Random(13)
     net = TileDetector()
-    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    if args.resume:
+        net.load_state_dict(torch.load(args.resume))
+        rng = random.Random(17)
+    lr = args.lr or 2e-3
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     bs = 16
     steps = (len(train) + bs - 1) // bs
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 2e-3, total_steps=steps * args.epochs, pct_start=0.15)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps * args.epochs, pct_start=0.15)
     for epoch in range(args.epochs):
         net.train()
         order = list(range(len(train)))
@@ -228,8 +235,8 @@ def main():
             mk = torch.from_numpy(np.stack(ms))[:, None]
             out = net(x)
             lh = focal(out[:, :1], hm)
-            lr = (F.l1_loss(out[:, 1:], rg, reduction="none") * mk).sum() / mk.sum().clamp(min=1)
-            loss = lh + lr
+            lreg = (F.l1_loss(out[:, 1:], rg, reduction="none") * mk).sum() / mk.sum().clamp(min=1)
+            loss = lh + lreg
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -240,7 +247,7 @@ def main():
             p, r, f = evaluate(net, dev)
             msg += f" dev localisation P {p:.4f} R {r:.4f} F1 {f:.4f}"
         print(msg + f" ({time.time()-t0:.0f}s)", flush=True)
-        torch.save(net.state_dict(), "/tmp/mjv_detector.pt")
+        torch.save(net.state_dict(), args.save)
     net.eval()
     best = max(((t,) + evaluate(net, dev, t) for t in (0.2, 0.25, 0.3, 0.35, 0.4, 0.5)), key=lambda v: v[3])
     print(f"best threshold {best[0]} P {best[1]:.4f} R {best[2]:.4f} F1 {best[3]:.4f}", flush=True)

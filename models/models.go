@@ -1,0 +1,80 @@
+// Package models ships the trained networks the photo recogniser runs, each
+// beside its manifest (inputs, preprocessing, labels, checksum, training data,
+// measured accuracy, attribution). They are embedded so the binary and the
+// tests need no files at run time. models/train/ holds the scripts that make
+// them (make train).
+package models
+
+import (
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+)
+
+//go:embed tile_classifier.onnx tile_classifier.json tile_detector.onnx tile_detector.json
+var files embed.FS
+
+// Input says how an image becomes the network's input blob.
+type Input struct {
+	Name         string    `json:"name"`
+	Shape        []int     `json:"shape"`
+	Width        int       `json:"width"`
+	Height       int       `json:"height"`
+	ChannelOrder string    `json:"channel_order"`
+	Scale        float64   `json:"scale"`
+	Mean         []float64 `json:"mean"`
+}
+
+// Output names the network's output blob and its shape.
+type Output struct {
+	Name   string `json:"name"`
+	Shape  []int  `json:"shape"`
+	Stride int    `json:"stride,omitempty"`
+}
+
+// Decode holds the detector's post-processing settings.
+type Decode struct {
+	Threshold float64 `json:"threshold"`
+	NMSIoU    float64 `json:"nms_iou"`
+}
+
+// Manifest describes one shipped model.
+type Manifest struct {
+	Name        string   `json:"name"`
+	File        string   `json:"file"`
+	SHA256      string   `json:"sha256"`
+	Input       Input    `json:"input"`
+	Output      Output   `json:"output"`
+	Labels      []string `json:"labels,omitempty"`
+	Temperature float64  `json:"temperature,omitempty"`
+	Decode      Decode   `json:"decode"`
+	OpenCV      string   `json:"opencv_tested"`
+	Attribution string   `json:"attribution"`
+}
+
+// Load returns a model's manifest and its ONNX bytes, refusing a model whose
+// bytes do not match the manifest's checksum or whose input is not BGR.
+func Load(name string) (Manifest, []byte, error) {
+	var m Manifest
+	raw, err := files.ReadFile(name + ".json")
+	if err != nil {
+		return m, nil, fmt.Errorf("model %s: no manifest: %w", name, err)
+	}
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return m, nil, fmt.Errorf("model %s: manifest: %w", name, err)
+	}
+	data, err := files.ReadFile(m.File)
+	if err != nil {
+		return m, nil, fmt.Errorf("model %s: %w", name, err)
+	}
+	sum := sha256.Sum256(data)
+	if hex.EncodeToString(sum[:]) != m.SHA256 {
+		return m, nil, fmt.Errorf("model %s: %s does not match the manifest's sha256", name, m.File)
+	}
+	if m.Input.ChannelOrder != "BGR" || m.Input.Width <= 0 || m.Input.Height <= 0 || m.Input.Scale <= 0 {
+		return m, nil, fmt.Errorf("model %s: manifest input must be BGR with a size and scale", name)
+	}
+	return m, data, nil
+}

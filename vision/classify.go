@@ -1,0 +1,125 @@
+package vision
+
+import (
+	"image"
+	"math"
+	"sort"
+
+	"gocv.io/x/gocv"
+
+	"mjscan/models"
+)
+
+// cropMargin grows a box on each side before the tile is cut out, and
+// sidewaysAspect is the width/height above which a crop is turned upright.
+// Both repeat models/train/common.py: the classifier saw crops made this way.
+const (
+	cropMargin     = 0.06
+	sidewaysAspect = 1.15
+)
+
+// reading is the classifier's verdict on one tile: labels and
+// probabilities, best first.
+type reading struct {
+	labels []string
+	probs  []float64
+}
+
+// cropTile cuts one tile out of the photo as the classifier expects it:
+// portrait, at the manifest's input size. It returns an empty Mat when the
+// box holds too few pixels.
+func cropTile(img gocv.Mat, b box, w, h int) gocv.Mat {
+	mx, my := b.w()*cropMargin, b.h()*cropMargin
+	r := image.Rect(
+		max(0, int(math.Round(b.x0-mx))), max(0, int(math.Round(b.y0-my))),
+		min(img.Cols(), int(math.Round(b.x1+mx))), min(img.Rows(), int(math.Round(b.y1+my))))
+	out := gocv.NewMat()
+	if r.Dx() < 2 || r.Dy() < 2 {
+		return out
+	}
+	region := img.Region(r)
+	defer region.Close()
+	if float64(r.Dx()) > sidewaysAspect*float64(r.Dy()) {
+		upright := gocv.NewMat()
+		defer upright.Close()
+		gocv.Rotate(region, &upright, gocv.Rotate90Clockwise)
+		gocv.Resize(upright, &out, image.Pt(w, h), 0, 0, gocv.InterpolationArea)
+	} else {
+		gocv.Resize(region, &out, image.Pt(w, h), 0, 0, gocv.InterpolationArea)
+	}
+	return out
+}
+
+// classify reads every box with one batch through the classifier.
+func classify(net *gocv.Net, m *models.Manifest, img gocv.Mat, boxes []box) []reading {
+	if len(boxes) == 0 {
+		return nil
+	}
+	w, h := m.Input.Width, m.Input.Height
+	crops := make([]gocv.Mat, 0, len(boxes))
+	defer func() {
+		for _, c := range crops {
+			c.Close()
+		}
+	}()
+	blank := gocv.NewMatWithSize(h, w, gocv.MatTypeCV8UC3)
+	defer blank.Close()
+	for _, b := range boxes {
+		c := cropTile(img, b, w, h)
+		if c.Empty() {
+			c.Close()
+			c = blank.Clone()
+		}
+		crops = append(crops, c)
+	}
+	blob := gocv.NewMat()
+	defer blob.Close()
+	gocv.BlobFromImages(crops, &blob, m.Input.Scale, image.Pt(w, h), gocv.NewScalar(0, 0, 0, 0), false, false, gocv.MatTypeCV32F)
+	net.SetInput(blob, m.Input.Name)
+	out := net.Forward(m.Output.Name)
+	defer out.Close()
+	logits, err := out.DataPtrFloat32()
+	k := len(m.Labels)
+	if err != nil || len(logits) != k*len(boxes) {
+		return nil
+	}
+	temp := m.Temperature
+	if temp <= 0 {
+		temp = 1
+	}
+	res := make([]reading, len(boxes))
+	for i := range boxes {
+		p := softmax(logits[i*k:(i+1)*k], temp)
+		idx := make([]int, k)
+		for j := range idx {
+			idx[j] = j
+		}
+		sort.SliceStable(idx, func(a, b int) bool { return p[idx[a]] > p[idx[b]] })
+		r := reading{}
+		for _, j := range idx[:min(3, k)] {
+			r.labels = append(r.labels, m.Labels[j])
+			r.probs = append(r.probs, p[j])
+		}
+		res[i] = r
+	}
+	return res
+}
+
+// softmax turns logits into probabilities; temp > 1 softens overconfident
+// logits (the temperature is fitted after training, see the manifest).
+func softmax(logits []float32, temp float64) []float64 {
+	mx := math.Inf(-1)
+	for _, v := range logits {
+		mx = math.Max(mx, float64(v))
+	}
+	p := make([]float64, len(logits))
+	sum := 0.0
+	for i, v := range logits {
+		p[i] = math.Exp((float64(v) - mx) / temp)
+		sum += p[i]
+	}
+	for i := range p {
+		p[i] /= sum
+	}
+	return p
+}

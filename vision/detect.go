@@ -1,0 +1,122 @@
+package vision
+
+import (
+	"image"
+	"image/color"
+	"math"
+	"sort"
+
+	"gocv.io/x/gocv"
+
+	"mjscan/models"
+)
+
+// box is a tile found by the detector, in photo pixels.
+type box struct {
+	x0, y0, x1, y1 float64
+	score          float64
+}
+
+func (b box) w() float64 { return b.x1 - b.x0 }
+func (b box) h() float64 { return b.y1 - b.y0 }
+
+func iou(a, b box) float64 {
+	ix := math.Min(a.x1, b.x1) - math.Max(a.x0, b.x0)
+	iy := math.Min(a.y1, b.y1) - math.Max(a.y0, b.y0)
+	if ix <= 0 || iy <= 0 {
+		return 0
+	}
+	in := ix * iy
+	return in / (a.w()*a.h() + b.w()*b.h() - in)
+}
+
+// nms keeps the best-scored of boxes that overlap more than thr.
+func nms(bs []box, thr float64) []box {
+	sort.SliceStable(bs, func(i, j int) bool { return bs[i].score > bs[j].score })
+	var out []box
+	for _, b := range bs {
+		keep := true
+		for _, o := range out {
+			if iou(b, o) >= thr {
+				keep = false
+				break
+			}
+		}
+		if keep {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// padGrey is the letterbox colour the detector was trained with beside
+// photos that do not fill its square input.
+var padGrey = color.RGBA{114, 114, 114, 0}
+
+// detect finds the tiles in a BGR photo. The whole photo is scaled to fit the
+// detector's square input, keeping its aspect ratio: the training photos show
+// whole tables at this scale, so tiles keep the size the network knows.
+func detect(net *gocv.Net, m *models.Manifest, img gocv.Mat) []box {
+	side := m.Input.Width
+	W, H := img.Cols(), img.Rows()
+	scale := float64(side) / float64(max(W, H))
+	nw := min(side, max(1, int(math.Round(float64(W)*scale))))
+	nh := min(side, max(1, int(math.Round(float64(H)*scale))))
+	resized := gocv.NewMat()
+	defer resized.Close()
+	gocv.Resize(img, &resized, image.Pt(nw, nh), 0, 0, gocv.InterpolationArea)
+	padded := gocv.NewMat()
+	defer padded.Close()
+	gocv.CopyMakeBorder(resized, &padded, 0, side-nh, 0, side-nw, gocv.BorderConstant, padGrey)
+	blob := gocv.BlobFromImage(padded, m.Input.Scale, image.Pt(side, side), gocv.NewScalar(0, 0, 0, 0), false, false)
+	defer blob.Close()
+	net.SetInput(blob, m.Input.Name)
+	out := net.Forward(m.Output.Name)
+	defer out.Close()
+	data, err := out.DataPtrFloat32()
+	stride := m.Output.Stride
+	n := side / stride
+	if err != nil || stride <= 0 || len(data) != 5*n*n {
+		return nil
+	}
+	heat := data[:n*n]
+	var found []box
+	for y := 0; y < n; y++ {
+		for x := 0; x < n; x++ {
+			s := heat[y*n+x]
+			if float64(s) < m.Decode.Threshold || !isPeak(heat, n, x, y) {
+				continue
+			}
+			w := math.Exp(float64(data[n*n+y*n+x])) * float64(stride)
+			h := math.Exp(float64(data[2*n*n+y*n+x])) * float64(stride)
+			cx := (float64(x) + float64(data[3*n*n+y*n+x])) * float64(stride)
+			cy := (float64(y) + float64(data[4*n*n+y*n+x])) * float64(stride)
+			b := box{(cx - w/2) / scale, (cy - h/2) / scale, (cx + w/2) / scale, (cy + h/2) / scale, float64(s)}
+			b.x0, b.y0 = math.Max(0, b.x0), math.Max(0, b.y0)
+			b.x1, b.y1 = math.Min(float64(W), b.x1), math.Min(float64(H), b.y1)
+			if b.w() >= 2 && b.h() >= 2 {
+				found = append(found, b)
+			}
+		}
+	}
+	return nms(found, m.Decode.NMSIoU)
+}
+
+// isPeak says whether heat at (x, y) is the largest in its 3×3 neighbourhood
+// (ties keep the first cell in reading order, so a plateau gives one tile).
+func isPeak(heat []float32, n, x, y int) bool {
+	v := heat[y*n+x]
+	for dy := -1; dy <= 1; dy++ {
+		for dx := -1; dx <= 1; dx++ {
+			xx, yy := x+dx, y+dy
+			if (dx == 0 && dy == 0) || xx < 0 || yy < 0 || xx >= n || yy >= n {
+				continue
+			}
+			u := heat[yy*n+xx]
+			if u > v || (u == v && (dy < 0 || (dy == 0 && dx < 0))) {
+				return false
+			}
+		}
+	}
+	return true
+}

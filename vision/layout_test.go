@@ -1,0 +1,98 @@
+package vision
+
+import (
+	"reflect"
+	"testing"
+
+	"mjscan/scoring"
+)
+
+// row lays tiles out left to right at height y, tile 40×56, with a gap of
+// gapAfter[i] pixels after tile i (2 px otherwise). A code ending in "*" is
+// a tile lying sideways (56×40).
+func row(y, x int, codes []string, gapAfter map[int]int) []TileSeen {
+	var out []TileSeen
+	for i, c := range codes {
+		w, h, rot := 40, 56, false
+		if c[len(c)-1] == '*' {
+			c, w, h, rot = c[:len(c)-1], 56, 40, true
+		}
+		top := y + (56 - h)
+		out = append(out, TileSeen{Tile: c, Box: [4]int{x, top, x + w, top + h}, Confidence: 0.99, Rotated: rot})
+		x += w + 2 + gapAfter[i]
+	}
+	return out
+}
+
+func split(s string) []string {
+	ts, err := scoring.ParseTiles(s)
+	if err != nil {
+		panic(err)
+	}
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.String()
+	}
+	return out
+}
+
+// TestLayoutClosedHand: one row of 13 tiles and the winning tile set apart.
+func TestLayoutClosedHand(t *testing.T) {
+	tiles := row(100, 10, split("123m456p789s11222z"), map[int]int{12: 30})
+	groups, req := layout(tiles)
+	if len(groups) != 2 || groups[0].Kind != "hand" || groups[1].Kind != "win" {
+		t.Fatalf("groups = %+v, want hand then win", groups)
+	}
+	want := &scoring.Request{Hand: "123m456p789s11222z", WinTile: "2z"}
+	if !reflect.DeepEqual(req, want) {
+		t.Fatalf("hand request = %+v, want %+v", req, want)
+	}
+}
+
+// TestLayoutCalledMelds: the concealed hand in one row and below it a pon
+// called from across (sideways tile in the middle), a chi from the left, and
+// a concealed kong shown with backs at both ends; a flower set aside.
+func TestLayoutCalledMelds(t *testing.T) {
+	tiles := row(100, 10, split("234m55p"), nil)
+	tiles = append(tiles, row(200, 10, []string{"7z", "7z*", "7z"}, nil)...)
+	tiles = append(tiles, row(200, 250, []string{"3s*", "4s", "5s"}, nil)...)
+	tiles = append(tiles, row(200, 500, []string{"0z", "9p", "9p", "0z"}, nil)...)
+	tiles = append(tiles, row(400, 10, []string{"3f"}, nil)...)
+	groups, req := layout(tiles)
+	kinds := []string{}
+	for _, g := range groups {
+		kinds = append(kinds, g.Kind+":"+g.From)
+	}
+	if want := []string{"hand:", "meld:across", "meld:left", "ankan:", "flowers:"}; !reflect.DeepEqual(kinds, want) {
+		t.Fatalf("groups %v, want %v", kinds, want)
+	}
+	if req == nil {
+		t.Fatal("no hand request for a complete hand")
+	}
+	want := &scoring.Request{Hand: "234m55p", WinTile: "5p", Flowers: "3f", Melds: []scoring.MeldSpec{
+		{Type: "pon", Tiles: "777z", From: "across"},
+		{Type: "chi", Tiles: "345s", From: "left"},
+		{Type: "ankan", Tiles: "9999p"},
+	}}
+	if !reflect.DeepEqual(req, want) {
+		t.Fatalf("hand request = %+v\nwant %+v", req, want)
+	}
+	h, err := scoring.ParseHand(req)
+	if err != nil {
+		t.Fatalf("the recognised request does not parse: %v", err)
+	}
+	if len(h.Melds) != 3 || len(h.Concealed) != 5 {
+		t.Fatalf("parsed hand has %d melds and %d concealed tiles", len(h.Melds), len(h.Concealed))
+	}
+}
+
+// TestLayoutIncompleteHand: eleven loose tiles make no hand request.
+func TestLayoutIncompleteHand(t *testing.T) {
+	_, req := layout(row(50, 0, split("12345678m123p"), nil))
+	if req != nil {
+		t.Fatalf("hand request %+v from 13 tiles", req)
+	}
+	if g, r := layout(nil); g != nil || r != nil {
+		t.Fatal("layout of no tiles")
+	}
+}

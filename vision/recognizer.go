@@ -1,0 +1,169 @@
+package vision
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"sort"
+
+	"gocv.io/x/gocv"
+
+	"mjscan/models"
+	"mjscan/scoring"
+)
+
+// Config sizes the recogniser.
+type Config struct {
+	// Workers is how many photos are read at once; each worker holds its own
+	// networks (a dnn.Net is not safe for concurrent use). 0 means one per CPU.
+	Workers int
+}
+
+// Recognizer reads photos of mahjong tiles. It is safe for concurrent use:
+// calls wait for a free worker.
+type Recognizer struct {
+	det, cls models.Manifest
+	pool     chan *worker
+	all      []*worker
+}
+
+type worker struct {
+	det, cls gocv.Net
+}
+
+// New loads the shipped models once per worker.
+func New(cfg Config) (*Recognizer, error) {
+	n := cfg.Workers
+	if n <= 0 {
+		n = runtime.NumCPU()
+	}
+	det, detBytes, err := models.Load("tile_detector")
+	if err != nil {
+		return nil, err
+	}
+	cls, clsBytes, err := models.Load("tile_classifier")
+	if err != nil {
+		return nil, err
+	}
+	if det.Output.Stride <= 0 || det.Input.Width != det.Input.Height || len(cls.Labels) == 0 {
+		return nil, errors.New("model manifests: the detector needs a square input and a stride, the classifier labels")
+	}
+	for _, l := range cls.Labels {
+		if ts, err := scoring.ParseTiles(l); err != nil || len(ts) != 1 {
+			return nil, fmt.Errorf("classifier label %q is not a tile code", l)
+		}
+	}
+	r := &Recognizer{det: det, cls: cls, pool: make(chan *worker, n)}
+	for i := 0; i < n; i++ {
+		w := &worker{}
+		if w.det, err = gocv.ReadNetFromONNXBytes(detBytes); err != nil || w.det.Empty() {
+			r.Close()
+			return nil, fmt.Errorf("loading the tile detector: %v", err)
+		}
+		if w.cls, err = gocv.ReadNetFromONNXBytes(clsBytes); err != nil || w.cls.Empty() {
+			w.det.Close()
+			r.Close()
+			return nil, fmt.Errorf("loading the tile classifier: %v", err)
+		}
+		r.all = append(r.all, w)
+		r.pool <- w
+	}
+	return r, nil
+}
+
+// Close frees the networks. The Recognizer must not be used afterwards.
+func (r *Recognizer) Close() {
+	for _, w := range r.all {
+		w.det.Close()
+		w.cls.Close()
+	}
+	r.all = nil
+}
+
+// reducedMinSide is the long side, in pixels, below which a big photo is
+// not decoded at reduced size: 1000 px leaves tiles of a whole table well
+// over the classifier's 48×64 input.
+const reducedMinSide = 1000
+
+// Recognize reads a photo given as JPEG or PNG bytes. Failures are
+// reported in the Recognition's Error with a CONTRACT code.
+func (r *Recognizer) Recognize(id string, data []byte) Recognition {
+	rec := Recognition{ID: id, Tiles: []TileSeen{}}
+	img, factor, err := decodeReduced(data, reducedMinSide)
+	defer img.Close()
+	if err != nil {
+		rec.Error = scoring.Errorf(scoring.CodeBadRequest, "%v", err)
+		return rec
+	}
+	rec.Width, rec.Height = img.Cols(), img.Rows()
+	rec.Tiles = r.RecognizeMat(img)
+	if factor > 1 {
+		// Back to the pixels of the full photo (as shown, after EXIF turns).
+		w, h, err := photoSize(data)
+		if err != nil || (w > h) != (img.Cols() > img.Rows()) {
+			w, h = h, w
+		}
+		sx, sy := float64(w)/float64(img.Cols()), float64(h)/float64(img.Rows())
+		for i := range rec.Tiles {
+			b := &rec.Tiles[i].Box
+			b[0], b[2] = min(w, int(float64(b[0])*sx+0.5)), min(w, int(float64(b[2])*sx+0.5))
+			b[1], b[3] = min(h, int(float64(b[1])*sy+0.5)), min(h, int(float64(b[3])*sy+0.5))
+		}
+		rec.Width, rec.Height = w, h
+	}
+	rec.Groups, rec.Hand = layout(rec.Tiles)
+	rec.OK = true
+	return rec
+}
+
+// RecognizeMat finds and reads the tiles in a decoded BGR photo.
+func (r *Recognizer) RecognizeMat(img gocv.Mat) []TileSeen {
+	if img.Empty() || img.Channels() != 3 || img.Cols() < 8 || img.Rows() < 8 {
+		return []TileSeen{}
+	}
+	w := <-r.pool
+	defer func() { r.pool <- w }()
+	boxes := detect(&w.det, &r.det, img)
+	reads := classify(&w.cls, &r.cls, img, boxes)
+	if len(reads) != len(boxes) {
+		return []TileSeen{}
+	}
+	portrait := 0
+	for _, b := range boxes {
+		if b.w() <= b.h() {
+			portrait++
+		}
+	}
+	// Most tiles in a photo stand the same way; one lying across the others
+	// is a called tile. Turned photos turn every tile, so the majority decides.
+	mostlyPortrait := 2*portrait >= len(boxes)
+	tiles := make([]TileSeen, 0, len(boxes))
+	for i, b := range boxes {
+		rd := reads[i]
+		t := TileSeen{
+			Tile:       rd.labels[0],
+			Box:        [4]int{int(b.x0 + 0.5), int(b.y0 + 0.5), int(b.x1 + 0.5), int(b.y1 + 0.5)},
+			Confidence: round3(rd.probs[0] * b.score / math.Max(b.score, 0.5)),
+		}
+		lying := b.w() > sidewaysAspect*b.h()
+		standing := b.h() > sidewaysAspect*b.w()
+		t.Rotated = (mostlyPortrait && lying) || (!mostlyPortrait && standing)
+		for j := 1; j < len(rd.labels); j++ {
+			t.Alternatives = append(t.Alternatives, Alternative{Tile: rd.labels[j], Confidence: round3(rd.probs[j])})
+		}
+		tiles = append(tiles, t)
+	}
+	// Reading order: top to bottom by rows, then left to right.
+	sort.SliceStable(tiles, func(i, j int) bool {
+		a, b := tiles[i].Box, tiles[j].Box
+		ha := float64(a[3]-a[1]) / 2
+		if math.Abs(float64(a[1]+a[3])/2-float64(b[1]+b[3])/2) > ha {
+			return a[1]+a[3] < b[1]+b[3]
+		}
+		return a[0] < b[0]
+	})
+	return tiles
+}
+
+func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
