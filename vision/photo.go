@@ -18,6 +18,9 @@ const MaxMegapixels = 50
 // ErrNotAPhoto says the bytes are not a JPEG or PNG photo.
 var ErrNotAPhoto = errors.New("not a photo: send a JPEG or PNG image")
 
+// ErrTooLarge says the photo holds more pixels than are decoded.
+var ErrTooLarge = errors.New("photo too large")
+
 // DecodePhoto checks the image header (format and size) before OpenCV sees
 // the bytes, then decodes them to a BGR Mat. The caller closes the Mat.
 // OpenCV aborts the process on some bad input, so nothing reaches it
@@ -41,7 +44,7 @@ func decodeReduced(data []byte, minSide int) (gocv.Mat, int, error) {
 		return gocv.NewMat(), 1, fmt.Errorf("%w: the image has no pixels", ErrNotAPhoto)
 	}
 	if mp := float64(cfg.Width) * float64(cfg.Height) / 1e6; mp > MaxMegapixels {
-		return gocv.NewMat(), 1, fmt.Errorf("photo is %.0f megapixels; at most %d are accepted: send a smaller photo", mp, MaxMegapixels)
+		return gocv.NewMat(), 1, fmt.Errorf("%w: %.0f megapixels; at most %d are accepted: send a smaller photo", ErrTooLarge, mp, MaxMegapixels)
 	}
 	flag, factor := gocv.IMReadColor, 1
 	long := max(cfg.Width, cfg.Height)

@@ -1,9 +1,12 @@
 package vision
 
 import (
+	"context"
+	"errors"
 	"image"
 	"os"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 
@@ -156,5 +159,35 @@ func BenchmarkRecognize12MP(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		rec.Recognize("b", data)
+	}
+}
+
+// TestRecognizeContext: the service's entry point tells a non-photo apart
+// (ErrNotAPhoto) and gives up when its context has ended.
+func TestRecognizeContext(t *testing.T) {
+	rec := recognizer(t)
+	if _, err := rec.RecognizeContext(context.Background(), []byte("hello")); !errors.Is(err, ErrNotAPhoto) {
+		t.Errorf("garbage: error %v, want ErrNotAPhoto", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	// Hold every worker so the call has to wait, then see it give up.
+	held := make([]*worker, 0, cap(rec.pool))
+	for len(held) < cap(rec.pool) {
+		held = append(held, <-rec.pool)
+	}
+	_, err := rec.RecognizeContext(ctx, samplePhoto(t))
+	for _, w := range held {
+		rec.pool <- w
+	}
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("ended context: error %v, want context.Canceled", err)
+	}
+	r, err := rec.RecognizeContext(context.Background(), samplePhoto(t))
+	if err != nil || !r.OK || len(r.Tiles) == 0 {
+		t.Fatalf("sample photo: %v %+v", err, r)
+	}
+	if v := rec.ModelVersion(); !strings.HasPrefix(v, "tile_detector@") {
+		t.Errorf("model version %q", v)
 	}
 }

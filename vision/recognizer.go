@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -86,18 +87,43 @@ func (r *Recognizer) Close() {
 // over the classifier's 48×64 input.
 const reducedMinSide = 1000
 
+// RecognizeContext reads a photo given as JPEG or PNG bytes for the HTTP
+// service: an error wrapping ErrNotAPhoto or ErrTooLarge for a photo it
+// cannot read, the context's error when it ends before a worker is free.
+func (r *Recognizer) RecognizeContext(ctx context.Context, photo []byte) (*Recognition, error) {
+	rec, err := r.recognize(ctx, "", photo)
+	if err != nil {
+		return nil, err
+	}
+	return &rec, nil
+}
+
+// ModelVersion names the shipped models by the start of their checksums.
+func (r *Recognizer) ModelVersion() string {
+	return "tile_detector@" + r.det.SHA256[:12] + "+tile_classifier@" + r.cls.SHA256[:12]
+}
+
 // Recognize reads a photo given as JPEG or PNG bytes. Failures are
 // reported in the Recognition's Error with a CONTRACT code.
 func (r *Recognizer) Recognize(id string, data []byte) Recognition {
+	rec, err := r.recognize(context.Background(), id, data)
+	if err != nil {
+		rec.Error = scoring.Errorf(scoring.CodeBadRequest, "%v", err)
+	}
+	return rec
+}
+
+func (r *Recognizer) recognize(ctx context.Context, id string, data []byte) (Recognition, error) {
 	rec := Recognition{ID: id, Tiles: []TileSeen{}}
 	img, factor, err := decodeReduced(data, reducedMinSide)
 	defer img.Close()
 	if err != nil {
-		rec.Error = scoring.Errorf(scoring.CodeBadRequest, "%v", err)
-		return rec
+		return rec, err
 	}
 	rec.Width, rec.Height = img.Cols(), img.Rows()
-	rec.Tiles = r.RecognizeMat(img)
+	if rec.Tiles, err = r.recognizeMat(ctx, img); err != nil {
+		return rec, err
+	}
 	if factor > 1 {
 		// Back to the pixels of the full photo (as shown, after EXIF turns).
 		w, h, err := photoSize(data)
@@ -114,20 +140,30 @@ func (r *Recognizer) Recognize(id string, data []byte) Recognition {
 	}
 	rec.Groups, rec.Hand = layout(rec.Tiles)
 	rec.OK = true
-	return rec
+	return rec, nil
 }
 
 // RecognizeMat finds and reads the tiles in a decoded BGR photo.
 func (r *Recognizer) RecognizeMat(img gocv.Mat) []TileSeen {
+	tiles, _ := r.recognizeMat(context.Background(), img)
+	return tiles
+}
+
+func (r *Recognizer) recognizeMat(ctx context.Context, img gocv.Mat) ([]TileSeen, error) {
 	if img.Empty() || img.Channels() != 3 || img.Cols() < 8 || img.Rows() < 8 {
-		return []TileSeen{}
+		return []TileSeen{}, nil
 	}
-	w := <-r.pool
+	var w *worker
+	select {
+	case w = <-r.pool:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 	defer func() { r.pool <- w }()
 	boxes := detect(&w.det, &r.det, img)
 	reads := classify(&w.cls, &r.cls, img, boxes)
 	if len(reads) != len(boxes) {
-		return []TileSeen{}
+		return []TileSeen{}, nil
 	}
 	portrait := 0
 	for _, b := range boxes {
@@ -163,7 +199,7 @@ func (r *Recognizer) RecognizeMat(img gocv.Mat) []TileSeen {
 		}
 		return a[0] < b[0]
 	})
-	return tiles
+	return tiles, nil
 }
 
 func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
