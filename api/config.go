@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"mjscan/vision"
 )
 
 // EnvPrefix is the prefix of every environment variable the service reads.
@@ -46,7 +48,7 @@ func DefaultConfig() Config {
 		Workers:            runtime.NumCPU(),
 		Queue:              4 * runtime.NumCPU(),
 		RequestTimeout:     30 * time.Second,
-		MaxMegapixels:      50,
+		MaxMegapixels:      vision.MaxMegapixels,
 		IdempotencyTTL:     10 * time.Minute,
 		IdempotencyEntries: 1000,
 	}

@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -157,6 +158,12 @@ func (s *Server) recognize(c echo.Context, photo []byte) (*vision.Recognition, e
 		return nil, err
 	}
 	switch {
+	case errors.Is(recErr, context.DeadlineExceeded):
+		return nil, problem(http.StatusServiceUnavailable, codeTimeout, "reading this photo took longer than the service allows ("+s.cfg.RequestTimeout.String()+"); please try again")
+	case errors.Is(recErr, context.Canceled):
+		return nil, problem(499, codeTimeout, "the request was cancelled")
+	case errors.Is(recErr, vision.ErrTooLarge):
+		return nil, problem(http.StatusRequestEntityTooLarge, codeTooLarge, fmt.Sprintf("the photo is larger than the recogniser reads (%d megapixels): send a smaller photo", vision.MaxMegapixels))
 	case errors.Is(recErr, vision.ErrNotAPhoto):
 		return nil, problem(http.StatusUnsupportedMediaType, codeNotAPhoto, "this file is not a photo the service can read: send a JPEG or PNG image")
 	case recErr != nil:

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"image"
 	"image/png"
@@ -93,6 +94,8 @@ func TestRecognitionErrors(t *testing.T) {
 	// The recogniser's own failures.
 	fake.err = vision.ErrNotAPhoto
 	wantProblem(t, postPhoto(t, url, photo, nil, ""), 415, codeNotAPhoto)
+	fake.err = fmt.Errorf("%w: 60 megapixels", vision.ErrTooLarge)
+	wantProblem(t, postPhoto(t, url, photo, nil, ""), 413, codeTooLarge)
 	fake.err = errors.New("opencv: something internal")
 	a = postPhoto(t, url, photo, nil, "")
 	wantProblem(t, a, 500, codeRecognition)
