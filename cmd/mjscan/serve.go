@@ -1,0 +1,130 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"mjscan/api"
+	"mjscan/vision"
+)
+
+// cmdServe runs the HTTP service: `mjscan serve --addr 127.0.0.1:8080`.
+// Settings come from MJSCAN_ environment variables; the flags override the
+// two addresses. Every setting is printed at start-up.
+func cmdServe(args []string, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return serve(ctx, args, os.Getenv, stderr, nil)
+}
+
+// serve runs the service until ctx ends, then lets requests in flight
+// finish. ready, when set, learns the API and metrics addresses once both
+// listen (tests start it on port 0).
+func serve(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer, ready func(api, metrics string)) int {
+	logger := log.New(stderr, "mjscan serve: ", log.LstdFlags)
+	cfg, err := api.LoadConfig(getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "mjscan serve: bad configuration:\n%v\n", err)
+		return 2
+	}
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "listen address of the API and web page (env "+api.EnvPrefix+"ADDR)")
+	fs.StringVar(&cfg.MetricsAddr, "metrics-addr", cfg.MetricsAddr, `listen address of the Prometheus metrics, "off" to disable (env `+api.EnvPrefix+"METRICS_ADDR)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "mjscan serve: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	if err := cfg.Validate(); err != nil {
+		fmt.Fprintf(stderr, "mjscan serve: bad configuration:\n%v\n", err)
+		return 2
+	}
+
+	deps := api.Deps{Version: version, Log: logger}
+	start := time.Now()
+	if rec, err := vision.New(vision.Config{Workers: cfg.Workers}); err != nil {
+		// Scoring still works without photos; /healthz and the
+		// recognition routes say why photos do not.
+		deps.RecognizerError = err.Error()
+		logger.Printf("recognition unavailable: %v", err)
+	} else {
+		defer rec.Close()
+		deps.Recognizer = visionRecognizer{rec}
+		logger.Printf("recogniser loaded in %s", time.Since(start).Round(time.Millisecond))
+	}
+
+	srv, err := api.New(cfg, deps)
+	if err != nil {
+		fmt.Fprintf(stderr, "mjscan serve: %v\n", err)
+		return 2
+	}
+	logger.Printf("mjscan %s, settings:", version)
+	for _, line := range cfg.Describe() {
+		logger.Printf("  %s", line)
+	}
+
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		logger.Printf("cannot listen on %s: %v", cfg.Addr, err)
+		return 1
+	}
+	httpSrv := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, ErrorLog: logger}
+	var metricsSrv *http.Server
+	metricsAddr := ""
+	if cfg.MetricsAddr != "" && cfg.MetricsAddr != "off" {
+		metricsSrv = &http.Server{Handler: srv.MetricsHandler(), ReadHeaderTimeout: 10 * time.Second}
+		// Metrics are not worth failing the service over: a taken port
+		// is logged and the API keeps serving.
+		if mln, err := net.Listen("tcp", cfg.MetricsAddr); err != nil {
+			logger.Printf("metrics not served: %v", err)
+		} else {
+			metricsAddr = mln.Addr().String()
+			go metricsSrv.Serve(mln)
+			logger.Printf("metrics on http://%s/metrics", metricsAddr)
+		}
+	}
+	logger.Printf("serving on http://%s/ (API description at /openapi.json)", ln.Addr())
+	if ready != nil {
+		ready(ln.Addr().String(), metricsAddr)
+	}
+
+	errc := make(chan error, 1)
+	go func() { errc <- httpSrv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		logger.Printf("stopped: %v", err)
+		return 1
+	case <-ctx.Done():
+		logger.Printf("stopping: finishing requests in flight")
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), cfg.RequestTimeout+5*time.Second)
+	defer cancel()
+	if metricsSrv != nil {
+		metricsSrv.Shutdown(sctx)
+	}
+	if err := httpSrv.Shutdown(sctx); err != nil {
+		logger.Printf("shutdown: %v", err)
+		return 1
+	}
+	return 0
+}
+
+// visionRecognizer adapts the vision package's recogniser to the API's;
+// ModelVersion comes with the embedded recogniser.
+type visionRecognizer struct{ *vision.Recognizer }
+
+func (v visionRecognizer) Recognize(ctx context.Context, photo []byte) (*vision.Recognition, error) {
+	return v.RecognizeContext(ctx, photo)
+}

@@ -1,0 +1,254 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// startServe runs the real serve command (real recogniser, real engines)
+// on loopback ports chosen by the system.
+func startServe(t testing.TB, env map[string]string) (apiURL, metricsURL string) {
+	t.Helper()
+	if env == nil {
+		env = map[string]string{}
+	}
+	env["MJSCAN_ADDR"] = "127.0.0.1:0"
+	env["MJSCAN_METRICS_ADDR"] = "127.0.0.1:0"
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan [2]string, 1)
+	done := make(chan int, 1)
+	var log bytes.Buffer
+	go func() {
+		done <- serve(ctx, nil, func(k string) string { return env[k] }, &syncWriter{w: &log}, func(a, m string) { ready <- [2]string{a, m} })
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if rc := <-done; rc != 0 {
+			t.Errorf("serve exited %d", rc)
+		}
+	})
+	select {
+	case addrs := <-ready:
+		return "http://" + addrs[0], "http://" + addrs[1]
+	case rc := <-done:
+		t.Fatalf("serve exited %d before listening:\n%s", rc, log.String())
+	case <-time.After(30 * time.Second):
+		t.Fatal("serve did not start in 30s")
+	}
+	return "", ""
+}
+
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(b []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(b)
+}
+
+func photoForm(t testing.TB) (string, []byte) {
+	t.Helper()
+	photo, err := os.ReadFile(filepath.Join("..", "..", "testdata", "photos", "dev-sample.jpg"))
+	if err != nil {
+		t.Fatalf("committed photo missing: %v", err)
+	}
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	w, _ := mw.CreateFormFile("photo", "dev-sample.jpg")
+	w.Write(photo)
+	mw.Close()
+	return mw.FormDataContentType(), buf.Bytes()
+}
+
+// TestServeContractSurface checks CONTRACT section 6 against the real
+// binary's serve command: health, OpenAPI, scores, recognitions, problems,
+// and metrics on their own port.
+func TestServeContractSurface(t *testing.T) {
+	apiURL, metricsURL := startServe(t, nil)
+	getJSON := func(url string) (int, map[string]any) {
+		resp, err := http.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var m map[string]any
+		json.NewDecoder(resp.Body).Decode(&m)
+		return resp.StatusCode, m
+	}
+	if st, h := getJSON(apiURL + "/healthz"); st != 200 {
+		t.Errorf("healthz %d: %v", st, h)
+	}
+	if st, doc := getJSON(apiURL + "/openapi.json"); st != 200 || !strings.HasPrefix(doc["openapi"].(string), "3.") {
+		t.Errorf("openapi %d", st)
+	}
+
+	resp, err := http.Post(apiURL+"/v1/scores", "application/json", strings.NewReader(
+		`{"id":"c1","rules":"riichi","hand":"234m345p456s678s55p","win_tile":"8s","tsumo":true,"riichi":true,"seat_wind":"S","round_wind":"E"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res map[string]any
+	json.NewDecoder(resp.Body).Decode(&res)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || res["points"].(map[string]any)["total"].(float64) != 5200 {
+		t.Errorf("score %d %v", resp.StatusCode, res)
+	}
+
+	ct, body := photoForm(t)
+	resp, err = http.Post(apiURL+"/v1/recognitions", ct, bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec map[string]any
+	json.NewDecoder(resp.Body).Decode(&rec)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || rec["ok"] != true || rec["width"].(float64) <= 0 {
+		t.Errorf("recognition %d %v", resp.StatusCode, rec)
+	}
+	if v := rec["versions"].(map[string]any); v["model"] == nil || v["model"] == "" {
+		t.Errorf("recognition without a model version: %v", v)
+	}
+
+	resp, err = http.Post(apiURL+"/v1/recognitions", ct, strings.NewReader("not a form"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode < 400 || resp.Header.Get("Content-Type") != "application/problem+json" {
+		t.Errorf("garbage upload: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+
+	mresp, err := http.Get(metricsURL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mb, _ := io.ReadAll(mresp.Body)
+	mresp.Body.Close()
+	for _, want := range []string{`mjscan_step_duration_seconds_count{step="recognize"}`, `mjscan_scores_total{outcome="ok",rules="riichi"} 1`} {
+		if !bytes.Contains(mb, []byte(want)) {
+			t.Errorf("metrics lack %s", want)
+		}
+	}
+}
+
+func TestServeReportsEveryBadSetting(t *testing.T) {
+	env := map[string]string{"MJSCAN_WORKERS": "lots", "MJSCAN_BODY_LIMIT": "big", "MJSCAN_REQUEST_TIMEOUT": "soon"}
+	var out bytes.Buffer
+	rc := serve(context.Background(), nil, func(k string) string { return env[k] }, &out, nil)
+	if rc != 2 {
+		t.Errorf("exit %d, want 2", rc)
+	}
+	for k := range env {
+		if !strings.Contains(out.String(), k) {
+			t.Errorf("start-up error does not name %s:\n%s", k, out.String())
+		}
+	}
+}
+
+// BenchmarkServeUploads is the documented load test: 20 clients upload the
+// committed photo to the real service (real recogniser) over loopback.
+// Only 200 and 429 may come back; p50/p99 latency and resident memory
+// growth after warm-up are reported.
+//
+//	go test -run '^$' -bench ServeUploads -benchtime 60s ./cmd/mjscan/
+func BenchmarkServeUploads(b *testing.B) {
+	apiURL, _ := startServe(b, nil)
+	ct, body := photoForm(b)
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 20}, Timeout: time.Minute}
+	var (
+		next      atomic.Int64
+		mu        sync.Mutex
+		latencies []time.Duration
+		served    []time.Duration // 200s only: the time a recognition takes under load
+		statuses  = map[int]int{}
+		wg        sync.WaitGroup
+		rssWarm   atomic.Int64
+	)
+	warm := int64(b.N / 10)
+	b.ResetTimer()
+	for c := 0; c < 20; c++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := next.Add(1); i <= int64(b.N); i = next.Add(1) {
+				if i == warm {
+					rssWarm.Store(rssKB())
+				}
+				start := time.Now()
+				resp, err := client.Post(apiURL+"/v1/recognitions", ct, bytes.NewReader(body))
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				rb, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != 200 && resp.StatusCode != 429 {
+					b.Logf("%d: %s", resp.StatusCode, rb)
+				}
+				mu.Lock()
+				d := time.Since(start)
+				latencies = append(latencies, d)
+				if resp.StatusCode == 200 {
+					served = append(served, d)
+				}
+				statuses[resp.StatusCode]++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	b.StopTimer()
+	for st, n := range statuses {
+		if st != 200 && st != 429 {
+			b.Errorf("%d answers of %d: only 200 and 429 are allowed under load", n, st)
+		}
+	}
+	ms := func(ds []time.Duration, q int) float64 {
+		sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+		return float64(ds[len(ds)*q/100].Microseconds()) / 1000
+	}
+	if len(latencies) > 0 {
+		b.ReportMetric(ms(latencies, 50), "p50-ms")
+		b.ReportMetric(ms(latencies, 99), "p99-ms")
+		b.ReportMetric(100*float64(statuses[429])/float64(len(latencies)), "%429")
+	}
+	if len(served) > 0 {
+		b.ReportMetric(ms(served, 50), "p50-200-ms")
+		b.ReportMetric(ms(served, 99), "p99-200-ms")
+		b.ReportMetric(float64(len(served))/b.Elapsed().Seconds(), "200/s")
+	}
+	if w := rssWarm.Load(); w > 0 {
+		b.ReportMetric(float64(rssKB()-w)/1024, "rss-growth-MB")
+	}
+	b.ReportMetric(float64(rssKB())/1024, "rss-MB")
+}
+
+func rssKB() int64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
+			n, _ := strconv.ParseInt(f[1], 10, 64)
+			return n
+		}
+	}
+	return 0
+}
