@@ -293,3 +293,51 @@ func TestVerifyLowerReading(t *testing.T) {
 		t.Errorf("summary %q", a.str("summary"))
 	}
 }
+
+// TestVerifyEveryRuleSet: for the first scoring corpus hand of each rule
+// set, the computed total is agreed and a total one point off is not; the
+// rule set's own measure (fan, value or score) is checked the same way.
+func TestVerifyEveryRuleSet(t *testing.T) {
+	dir := corporaDir(t)
+	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	_, ts := newTestServer(t, nil, nil)
+	done := map[string]bool{}
+	for _, f := range files {
+		for _, line := range firstLines(t, f, 40) {
+			req, _ := scoring.DecodeRequest(line)
+			if done[req.Rules] {
+				continue
+			}
+			if _, ok := rulebook.Lookup(req.Rules); !ok {
+				continue
+			}
+			res := rulebook.Score(&req)
+			if !res.OK {
+				continue
+			}
+			done[req.Rules] = true
+			claim := fmt.Sprintf(`{"points":%d`, res.Points.Total)
+			for _, m := range []struct {
+				name string
+				v    int
+			}{{"fan", res.Fan}, {"value", res.Value}, {"score", res.Score}, {"han", res.Han}} {
+				if m.v != 0 {
+					claim += fmt.Sprintf(`,%q:%d`, m.name, m.v)
+				}
+			}
+			a := postJSON(t, ts.URL+"/v1/verify", `{"request":`+string(line)+`,"claim":`+claim+`}}`)
+			if a.status != 200 || a.json["agree"] != true {
+				t.Errorf("%s (%s): the engine's own score is not agreed: %s", req.ID, req.Rules, a.body)
+			}
+			a = postJSON(t, ts.URL+"/v1/verify", `{"request":`+string(line)+`,"claim":{"points":`+fmt.Sprint(res.Points.Total+1)+`}}`)
+			if a.status != 200 || a.json["agree"] != false || !strings.Contains(a.str("summary"), "Disagree") {
+				t.Errorf("%s (%s): a wrong total is agreed: %s", req.ID, req.Rules, a.body)
+			}
+		}
+	}
+	for _, name := range rulebook.Names() {
+		if !done[name] && name != "sanma" {
+			t.Errorf("no scoring corpus hand verified for %s", name)
+		}
+	}
+}
