@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -15,12 +16,23 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"mjscan/referee"
 )
 
 // TestOpenAPIMatchesRoutes: every route the service answers is in the
 // document, and every path and method in the document is answered.
 func TestOpenAPIMatchesRoutes(t *testing.T) {
 	s, ts := newTestServer(t, nil, nil)
+	// The tournament routes are part of the document: mount them too.
+	store, err := referee.Open(context.Background(), referee.Config{SQLitePath: filepath.Join(t.TempDir(), "referee.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	if err := s.MountTournament(TournamentConfig{RefereeToken: testRefereeToken, OrganizerToken: testOrganizerToken}, store); err != nil {
+		t.Fatal(err)
+	}
 	a := get(t, ts.URL+"/openapi.json")
 	if a.status != 200 || !strings.HasPrefix(a.str("openapi"), "3.") {
 		t.Fatalf("openapi.json: %d %.200s", a.status, a.body)

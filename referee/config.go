@@ -25,8 +25,11 @@ const (
 const DefaultSQLitePath = "data/referee.db"
 
 // ConfigFromEnv reads MJSCAN_REFEREE_DSN and MJSCAN_REFEREE_DB.
-func ConfigFromEnv() (Config, error) {
-	c := Config{PostgresDSN: os.Getenv(EnvPostgresDSN), SQLitePath: os.Getenv(EnvSQLitePath)}
+func ConfigFromEnv() (Config, error) { return LoadConfig(os.Getenv) }
+
+// LoadConfig reads the two variables through getenv.
+func LoadConfig(getenv func(string) string) (Config, error) {
+	c := Config{PostgresDSN: getenv(EnvPostgresDSN), SQLitePath: getenv(EnvSQLitePath)}
 	if c.SQLitePath == "" {
 		c.SQLitePath = DefaultSQLitePath
 	}

@@ -10,10 +10,12 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
 	"mjscan/api"
+	"mjscan/referee"
 	"mjscan/vision"
 )
 
@@ -69,6 +71,12 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stder
 	if err != nil {
 		fmt.Fprintf(stderr, "mjscan serve: %v\n", err)
 		return 2
+	}
+	if closeRecords, err := mountTournament(srv, getenv, logger); err != nil {
+		fmt.Fprintf(stderr, "mjscan serve: bad configuration:\n%v\n", err)
+		return 2
+	} else if closeRecords != nil {
+		defer closeRecords()
 	}
 	logger.Printf("mjscan %s, settings:", version)
 	for _, line := range cfg.Describe() {
@@ -127,4 +135,43 @@ type visionRecognizer struct{ *vision.Recognizer }
 
 func (v visionRecognizer) Recognize(ctx context.Context, photo []byte) (*vision.Recognition, error) {
 	return v.RecognizeContext(ctx, photo)
+}
+
+// mountTournament turns on the tournament routes (games, standings, the
+// referee record, table cameras) when the staff tokens are set. With
+// neither token set they stay off and the rest of the service runs.
+func mountTournament(srv *api.Server, getenv func(string) string, logger *log.Logger) (func(), error) {
+	if getenv(api.EnvRefereeToken) == "" && getenv(api.EnvOrganizerToken) == "" {
+		logger.Printf("tournament routes off: set %s and %s to turn them on", api.EnvRefereeToken, api.EnvOrganizerToken)
+		return nil, nil
+	}
+	tcfg, err := api.LoadTournamentConfig(getenv)
+	if err != nil {
+		return nil, err
+	}
+	rcfg, err := referee.LoadConfig(getenv)
+	if err != nil {
+		return nil, err
+	}
+	if rcfg.PostgresDSN == "" {
+		if dir := filepath.Dir(rcfg.SQLitePath); dir != "." {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return nil, fmt.Errorf("referee record: %w", err)
+			}
+		}
+	}
+	store, err := referee.Open(context.Background(), rcfg)
+	if err != nil {
+		return nil, fmt.Errorf("referee record: %w", err)
+	}
+	if err := srv.MountTournament(tcfg, store); err != nil {
+		store.Close()
+		return nil, err
+	}
+	where := "SQLite " + rcfg.SQLitePath
+	if rcfg.PostgresDSN != "" {
+		where = "PostgreSQL (" + referee.EnvPostgresDSN + ")"
+	}
+	logger.Printf("tournament routes on; referee record in %s", where)
+	return func() { store.Close() }, nil
 }

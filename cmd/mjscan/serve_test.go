@@ -252,3 +252,42 @@ func rssKB() int64 {
 	}
 	return 0
 }
+
+// TestServeTournamentRoutes: with the staff tokens set, serve mounts the
+// tournament routes on a SQLite referee record; without a token a staff
+// route is refused. A token set alone is a configuration error.
+func TestServeTournamentRoutes(t *testing.T) {
+	env := map[string]string{
+		"MJSCAN_REFEREE_TOKEN":   "referee-token-0123456789",
+		"MJSCAN_ORGANIZER_TOKEN": "organizer-token-0123456789",
+		"MJSCAN_REFEREE_DB":      filepath.Join(t.TempDir(), "records", "referee.db"),
+	}
+	apiURL, _ := startServe(t, env)
+	get := func(token string) int {
+		req, _ := http.NewRequest(http.MethodGet, apiURL+"/v1/standings", nil)
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code := get(""); code != http.StatusUnauthorized {
+		t.Errorf("standings without a token: %d, want 401", code)
+	}
+	if code := get(env["MJSCAN_ORGANIZER_TOKEN"]); code != http.StatusOK {
+		t.Errorf("standings with the organiser token: %d, want 200", code)
+	}
+
+	var log bytes.Buffer
+	half := map[string]string{"MJSCAN_REFEREE_TOKEN": "referee-token-0123456789", "MJSCAN_ADDR": "127.0.0.1:0", "MJSCAN_METRICS_ADDR": "off"}
+	if rc := serve(context.Background(), nil, func(k string) string { return half[k] }, &log, nil); rc != 2 {
+		t.Errorf("serve with one token exited %d, want 2 (bad configuration):\n%s", rc, log.String())
+	}
+	if !strings.Contains(log.String(), "MJSCAN_ORGANIZER_TOKEN") {
+		t.Errorf("the error should name the missing variable:\n%s", log.String())
+	}
+}
