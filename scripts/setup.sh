@@ -10,6 +10,7 @@ APT_PACKAGES=(
   build-essential pkg-config git ca-certificates python3
   libopencv-dev
   postgresql   # the referee record's tests run on PostgreSQL as well as SQLite
+  chromium     # the phone page's end-to-end test
 )
 # --runtime: only what the built binary needs (the Dockerfile's last stage).
 RUNTIME_ONLY=false
