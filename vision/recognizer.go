@@ -165,15 +165,15 @@ func (r *Recognizer) recognizeMat(ctx context.Context, img gocv.Mat) ([]TileSeen
 	if len(reads) != len(boxes) {
 		return []TileSeen{}, nil
 	}
-	portrait := 0
-	for _, b := range boxes {
-		if b.w() <= b.h() {
-			portrait++
-		}
-	}
 	// Most tiles in a photo stand the same way; one lying across the others
-	// is a called tile. Turned photos turn every tile, so the majority decides.
-	mostlyPortrait := 2*portrait >= len(boxes)
+	// is a called tile. Photos are often stretched or turned, so a tile counts
+	// as lying across only when its box is far flatter (or, in a turned
+	// photo, far taller) than the photo's typical tile.
+	aspects := make([]float64, len(boxes))
+	for i, b := range boxes {
+		aspects[i] = b.w() / b.h()
+	}
+	typical := median(aspects)
 	tiles := make([]TileSeen, 0, len(boxes))
 	for i, b := range boxes {
 		rd := reads[i]
@@ -182,9 +182,9 @@ func (r *Recognizer) recognizeMat(ctx context.Context, img gocv.Mat) ([]TileSeen
 			Box:        [4]int{int(b.x0 + 0.5), int(b.y0 + 0.5), int(b.x1 + 0.5), int(b.y1 + 0.5)},
 			Confidence: round3(rd.probs[0] * b.score / math.Max(b.score, 0.5)),
 		}
-		lying := b.w() > sidewaysAspect*b.h()
-		standing := b.h() > sidewaysAspect*b.w()
-		t.Rotated = (mostlyPortrait && lying) || (!mostlyPortrait && standing)
+		a := b.w() / b.h()
+		t.Rotated = (typical < 1 && a > 1.1 && a > crossAspect*typical) ||
+			(typical > 1 && a < 1/1.1 && a < typical/crossAspect)
 		for j := 1; j < len(rd.labels); j++ {
 			t.Alternatives = append(t.Alternatives, Alternative{Tile: rd.labels[j], Confidence: round3(rd.probs[j])})
 		}
@@ -200,6 +200,20 @@ func (r *Recognizer) recognizeMat(ctx context.Context, img gocv.Mat) ([]TileSeen
 		return a[0] < b[0]
 	})
 	return tiles, nil
+}
+
+// crossAspect is how much flatter than the typical tile's box a box must be
+// to count as a tile lying across (a sideways tile of a 3:4 set is 1.78
+// times flatter; loose detector boxes vary by about 1.25 either way).
+const crossAspect = 1.4
+
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return 1
+	}
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	return s[len(s)/2]
 }
 
 func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
