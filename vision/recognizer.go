@@ -160,7 +160,7 @@ func (r *Recognizer) recognizeMat(ctx context.Context, img gocv.Mat) ([]TileSeen
 		return nil, ctx.Err()
 	}
 	defer func() { r.pool <- w }()
-	boxes := detect(&w.det, &r.det, img)
+	boxes := detectTiles(&w.det, &r.det, img)
 	reads := classify(&w.cls, &r.cls, img, boxes)
 	if len(reads) != len(boxes) {
 		return []TileSeen{}, nil
