@@ -30,14 +30,30 @@ func iou(a, b box) float64 {
 	return in / (a.w()*a.h() + b.w()*b.h() - in)
 }
 
-// nms keeps the best-scored of boxes that overlap more than thr.
+// cover is the share of the smaller box's area that the two boxes share.
+func cover(b, o box) float64 {
+	ix := math.Min(b.x1, o.x1) - math.Max(b.x0, o.x0)
+	iy := math.Min(b.y1, o.y1) - math.Max(b.y0, o.y0)
+	if ix <= 0 || iy <= 0 {
+		return 0
+	}
+	return ix * iy / math.Min(b.w()*b.h(), o.w()*o.h())
+}
+
+// maxCover is how much of the smaller of two boxes may be shared before
+// the weaker is taken for another reading of the same tile (a tile split
+// in two gives boxes that overlap little but lie mostly inside one another).
+var maxCover = 0.6
+
+// nms keeps the best-scored of boxes that overlap more than thr, or whose
+// weaker box lies mostly inside the stronger.
 func nms(bs []box, thr float64) []box {
 	sort.SliceStable(bs, func(i, j int) bool { return bs[i].score > bs[j].score })
 	var out []box
 	for _, b := range bs {
 		keep := true
 		for _, o := range out {
-			if iou(b, o) >= thr {
+			if iou(b, o) >= thr || cover(b, o) >= maxCover {
 				keep = false
 				break
 			}
