@@ -180,7 +180,7 @@ func (r *Recognizer) recognizeMat(ctx context.Context, img gocv.Mat) ([]TileSeen
 		t := TileSeen{
 			Tile:       rd.labels[0],
 			Box:        [4]int{int(b.x0 + 0.5), int(b.y0 + 0.5), int(b.x1 + 0.5), int(b.y1 + 0.5)},
-			Confidence: round3(rd.probs[0] * b.score / math.Max(b.score, 0.5)),
+			Confidence: round3(rd.probs[0]),
 		}
 		a := b.w() / b.h()
 		t.Rotated = (typical < 1 && a > 1.1 && a > crossAspect*typical) ||
