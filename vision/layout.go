@@ -63,8 +63,9 @@ func layout(tiles []TileSeen) ([]Group, *scoring.Request) {
 	return groups, handRequest(tiles, groups)
 }
 
-// handRequest builds the hand request when the groups hold exactly a
-// complete hand: 14 tiles with each kong counted as three, and nothing loose.
+// handRequest builds the hand request when the hand, the winning tile and
+// the melds make exactly a complete hand: 14 tiles with each kong counted as
+// three. Loose groups (discards, the wall) are left out of it.
 func handRequest(tiles []TileSeen, groups []Group) *scoring.Request {
 	req := &scoring.Request{}
 	var concealed []string
@@ -85,8 +86,6 @@ func handRequest(tiles []TileSeen, groups []Group) *scoring.Request {
 			count += 3
 		case "flowers":
 			req.Flowers = compact(codes)
-		default:
-			return nil
 		}
 	}
 	if count != 14 {

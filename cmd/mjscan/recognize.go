@@ -262,18 +262,28 @@ func renderRecognition(r vision.Recognition) string {
 		if r.Hand.Flowers != "" {
 			fmt.Fprintf(&b, ", flowers %s", r.Hand.Flowers)
 		}
-		fmt.Fprintf(&b, "\nscore it with: mjscan score %q --win %s\n", handMPSZ(r.Hand), r.Hand.WinTile)
+		fmt.Fprintf(&b, "\nscore it with: mjscan score %q --win %s", handMPSZ(r.Hand), r.Hand.WinTile)
+		if r.Hand.Flowers != "" {
+			fmt.Fprintf(&b, " --flowers %s", r.Hand.Flowers)
+		}
+		b.WriteByte('\n')
 	} else {
 		b.WriteString("no complete hand of 14 tiles found in the layout\n")
 	}
 	return b.String()
 }
 
-// handMPSZ writes a recognised hand in the score command's notation.
+// handMPSZ writes a recognised hand in the score command's notation: each
+// called meld marks its first tile with the seat it came from.
 func handMPSZ(h *scoring.Request) string {
 	s := h.Hand
+	mark := map[string]string{"left": "-", "across": "=", "right": "+"}
 	for _, m := range h.Melds {
-		s += "," + m.Tiles
+		t := m.Tiles
+		if k := mark[m.From]; k != "" && len(t) > 1 {
+			t = t[:1] + k + t[1:]
+		}
+		s += "," + t
 	}
 	return s
 }
