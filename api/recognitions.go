@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"encoding/base64"
 	"context"
 	"encoding/json"
 	"errors"
@@ -179,6 +180,9 @@ func (s *Server) recognize(c echo.Context, photo []byte) (*vision.Recognition, e
 // grouped hand, plus the versions that produced it.
 type RecognitionResponse struct {
 	*vision.Recognition
+	// Overlay is the photo with boxes and codes drawn, as a PNG data URL,
+	// when the request asks for it with ?overlay=png.
+	Overlay  string   `json:"overlay,omitempty"`
 	Versions Versions `json:"versions"`
 }
 
@@ -210,7 +214,13 @@ func (s *Server) postRecognition(c echo.Context) error {
 	var failed *scoring.Error
 	if rec, ok := recs["photo"]; ok && len(recs) == 1 {
 		// The CONTRACT shape: one photo, one recognition.
-		out = RecognitionResponse{Recognition: rec, Versions: s.versions()}
+		resp := RecognitionResponse{Recognition: rec, Versions: s.versions()}
+		if c.QueryParam("overlay") == "png" && rec.OK {
+			if resp.Overlay, err = s.overlay(c, u.photos["photo"], rec); err != nil {
+				return err
+			}
+		}
+		out = resp
 		failed = recFailure(rec)
 	} else {
 		pr := PartsResponse{ID: u.fields["id"], OK: true, Parts: recs, Hand: combineParts(recs), Versions: s.versions()}
@@ -360,4 +370,24 @@ func mergeSituation(sit *scoring.Request, id string, g *scoring.Request) *scorin
 		req.DoraIndicators = g.DoraIndicators
 	}
 	return &req
+}
+
+// overlay draws the recognition on the photo, on the worker pool like any
+// OpenCV work.
+func (s *Server) overlay(c echo.Context, photo []byte, rec *vision.Recognition) (string, error) {
+	var png []byte
+	var drawErr error
+	err := s.work(c.Request().Context(), func() error {
+		defer s.metrics.step("overlay", time.Now())
+		png, drawErr = vision.Overlay(photo, rec)
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	if drawErr != nil {
+		s.log.Printf("error: overlay: %v", drawErr)
+		return "", problem(http.StatusInternalServerError, codeRecognition, "the service read the photo but could not draw the overlay; ask again without overlay")
+	}
+	return "data:image/png;base64," + base64.StdEncoding.EncodeToString(png), nil
 }

@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -340,5 +341,40 @@ func TestRecognitionParts(t *testing.T) {
 	wantProblem(t, a, 422, scoring.CodeBadRequest)
 	if !strings.Contains(a.str("detail"), "dora photo") {
 		t.Errorf("detail %q", a.str("detail"))
+	}
+}
+
+// TestRecognitionOverlay: ?overlay=png adds the photo with the boxes drawn,
+// as a PNG data URL of the photo's size; without it there is none.
+func TestRecognitionOverlay(t *testing.T) {
+	fake := &fakeRecognizer{rec: handRecognition()}
+	_, ts := newTestServer(t, fake, nil)
+	a := postPhoto(t, ts.URL+"/v1/recognitions?overlay=png", samplePhoto(t), nil, "")
+	if a.status != 200 {
+		t.Fatalf("%d %s", a.status, a.body)
+	}
+	url := a.str("overlay")
+	const prefix = "data:image/png;base64,"
+	if !strings.HasPrefix(url, prefix) {
+		t.Fatalf("overlay %.60q, want a PNG data URL", url)
+	}
+	raw, err := base64.StdEncoding.DecodeString(url[len(prefix):])
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatalf("overlay is not a PNG: %v", err)
+	}
+	photo, _, err := image.DecodeConfig(bytes.NewReader(samplePhoto(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := img.Bounds(); b.Dx() != photo.Width || b.Dy() != photo.Height {
+		t.Errorf("overlay %v, photo %dx%d", b, photo.Width, photo.Height)
+	}
+	plain := postPhoto(t, ts.URL+"/v1/recognitions", samplePhoto(t), nil, "")
+	if _, ok := plain.json["overlay"]; ok {
+		t.Error("an overlay was sent without being asked for")
 	}
 }
