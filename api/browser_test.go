@@ -18,6 +18,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"mjscan/scoring"
+	"mjscan/scoring/rulebook"
 	"mjscan/vision"
 )
 
@@ -132,5 +134,68 @@ func TestBrowserNotationEntry(t *testing.T) {
 	}
 	if !strings.Contains(off, "not available") {
 		t.Errorf("photo-off note %q", off)
+	}
+}
+
+// realRecognizer is the shipped models behind the API's interface.
+type realRecognizer struct{ *vision.Recognizer }
+
+func (r realRecognizer) Recognize(ctx context.Context, photo []byte) (*vision.Recognition, error) {
+	return r.RecognizeContext(ctx, photo)
+}
+
+// TestBrowserRealPhotoFixAndScore runs the whole path with the shipped
+// models: upload the committed rack photo (read as 234678s 777z 222z 44z;
+// vision's known-answer test holds the models to that), tap the 2s and
+// change it to a 5s from the palette, and get the score the engine gives
+// 345678s 777z 222z 44z.
+func TestBrowserRealPhotoFixAndScore(t *testing.T) {
+	models, err := vision.New(vision.Config{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(models.Close)
+	photoPath, _ := filepath.Abs(filepath.Join("..", "testdata", "photos", "hand-017.jpg"))
+	data, err := os.ReadFile(photoPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := models.Recognize("hand-017", data)
+	fix := -1
+	for i, tile := range read.Tiles {
+		if tile.Tile == "2s" {
+			fix = i
+		}
+	}
+	if fix < 0 {
+		t.Fatalf("the models read no 2s in hand-017: %+v", read.Hand)
+	}
+	want := scoring.Request{Rules: "riichi", Hand: "345678s77722244z", WinTile: "4z", Tsumo: true, SeatWind: "S", RoundWind: "E"}
+	res := rulebook.Score(&want)
+	if !res.OK {
+		t.Fatalf("the corrected hand does not score: %+v", res.Error)
+	}
+	wantTotal := fmt.Sprintf("%d points", res.Points.Total)
+
+	_, ts := newTestServer(t, realRecognizer{models}, nil)
+	ctx := browser(t)
+	box := fmt.Sprintf(`#boxes .box[data-index="%d"]`, fix)
+	var total string
+	steps(t, ctx, []string{"Navigate \"/\"", "WaitVisible \"#photo-on\"", "SetUploadFiles \"#photo-input\"", "WaitVisible " + box, "Click " + box, "WaitVisible \"#fixer\"", "Click #fixer-palette 5s", "Click \"#tsumo\"", "SetValue \"#seat\"", "Click \"#score\"", "WaitVisible \"#result-total\"", "Text \"#result-total\""},
+		chromedp.Navigate(ts.URL+"/"),
+		chromedp.WaitVisible("#photo-on", chromedp.ByQuery),
+		chromedp.SetUploadFiles("#photo-input", []string{photoPath}, chromedp.ByQuery),
+		chromedp.WaitVisible(box, chromedp.ByQuery),
+		chromedp.Click(box, chromedp.ByQuery),
+		chromedp.WaitVisible("#fixer", chromedp.ByQuery),
+		chromedp.Click(`#fixer-palette .tile[data-tile="5s"]`, chromedp.ByQuery),
+		chromedp.Click("#tsumo", chromedp.ByQuery),
+		chromedp.SetValue("#seat", "S", chromedp.ByQuery),
+		chromedp.Click("#score", chromedp.ByQuery),
+		chromedp.WaitVisible("#result-total", chromedp.ByQuery),
+		chromedp.Text("#result-total", &total, chromedp.ByQuery),
+	)
+	if total != wantTotal {
+		t.Errorf("score shown %q, want %q", total, wantTotal)
 	}
 }
