@@ -269,7 +269,7 @@ def main():
         "opencv_tested": "4.6.0",
         "onnx_opset": 11,
         "training": {"script": "models/train/detector.py", "recipe": "models/train/train.sh (all stages)", "last_stage": {k: v for k, v in vars(args).items() if k != "out"}, "seed": 5,
-                     "data": "shared/data/photos/train (1,350 photos, 22,667 boxes): random 256 px windows, scale 0.7-1.5, stretch, quarter turns, flips, colour"},
+                     "data": "shared/data/photos/train (1,350 photos, 22,667 boxes): random 192 px windows, scale 0.7-1.5, stretch, quarter turns, flips, colour"},
         "measured": {"dev_localisation_precision": round(best[1], 4), "dev_localisation_recall": round(best[2], 4),
                      "dev_localisation_f1": round(best[3], 4), "note": "IoU >= 0.5 whatever the code, dev photos squashed to 384x384"},
         "licence_of_training_data": "CC BY 4.0",
