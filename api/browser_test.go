@@ -137,24 +137,13 @@ func TestBrowserNotationEntry(t *testing.T) {
 	}
 }
 
-// realRecognizer is the shipped models behind the API's interface.
-type realRecognizer struct{ *vision.Recognizer }
-
-func (r realRecognizer) Recognize(ctx context.Context, photo []byte) (*vision.Recognition, error) {
-	return r.RecognizeContext(ctx, photo)
-}
-
 // TestBrowserRealPhotoFixAndScore runs the whole path with the shipped
 // models: upload the committed rack photo (read as 234678s 777z 222z 44z;
 // vision's known-answer test holds the models to that), tap the 2s and
 // change it to a 5s from the palette, and get the score the engine gives
 // 345678s 777z 222z 44z.
 func TestBrowserRealPhotoFixAndScore(t *testing.T) {
-	models, err := vision.New(vision.Config{Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(models.Close)
+	models := shippedModels(t)
 	photoPath, _ := filepath.Abs(filepath.Join("..", "testdata", "photos", "hand-017.jpg"))
 	data, err := os.ReadFile(photoPath)
 	if err != nil {
@@ -177,7 +166,7 @@ func TestBrowserRealPhotoFixAndScore(t *testing.T) {
 	}
 	wantTotal := fmt.Sprintf("%d points", res.Points.Total)
 
-	_, ts := newTestServer(t, realRecognizer{models}, nil)
+	_, ts := newTestServer(t, shippedRecognizer{models}, nil)
 	ctx := browser(t)
 	box := fmt.Sprintf(`#boxes .box[data-index="%d"]`, fix)
 	var total string

@@ -208,3 +208,21 @@ func handRecognition() vision.Recognition {
 var scoringRequestForFake = scoring.Request{Hand: "234m345p456s678s55p", WinTile: "8s"}
 
 func rulebookScore(r *scoring.Request) scoring.Result { return rulebook.Score(r) }
+
+// shippedRecognizer puts the shipped models behind the API's interface.
+type shippedRecognizer struct{ *vision.Recognizer }
+
+func (r shippedRecognizer) Recognize(ctx context.Context, photo []byte) (*vision.Recognition, error) {
+	return r.RecognizeContext(ctx, photo)
+}
+
+// shippedModels loads the committed models, closed when the test ends.
+func shippedModels(t testing.TB) *vision.Recognizer {
+	t.Helper()
+	models, err := vision.New(vision.Config{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(models.Close)
+	return models
+}

@@ -15,8 +15,6 @@ import (
 	"testing"
 
 	"mjscan/referee"
-	"mjscan/scoring"
-	"mjscan/vision"
 )
 
 const (
@@ -163,15 +161,6 @@ func TestTournamentConfig(t *testing.T) {
 	}
 }
 
-// handReader stands in for the recogniser: it reads South's hand of the
-// committed camera frames from any crop (calibration's own tests show the
-// crop is South's hand and nobody else's).
-type handReader struct{}
-
-func (handReader) Recognize(ctx context.Context, photo []byte) (*vision.Recognition, error) {
-	return &vision.Recognition{OK: true, Hand: &scoring.Request{Hand: "234678s222777z44z", WinTile: "8s"}}, nil
-}
-
 // TestTableCamera: the organiser registers and calibrates a table camera;
 // "score now" takes a snapshot, reads the seat's hand, scores it and puts
 // the proposal in the referee record with the photo's hash.
@@ -194,7 +183,7 @@ func TestTableCamera(t *testing.T) {
 	}))
 	defer cam.Close()
 
-	s, err := New(DefaultConfig(), Deps{Version: "test", Recognizer: handReader{}})
+	s, err := New(DefaultConfig(), Deps{Version: "test", Recognizer: shippedRecognizer{shippedModels(t)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +227,8 @@ func TestTableCamera(t *testing.T) {
 		t.Fatalf("score now: %d %s", a.status, a.body)
 	}
 	result := a.json["proposal"].(map[string]any)["result"].(map[string]any)
-	// South's 234678s 222z 777z 44z on 8s: 5 han, mangan, 8,000.
+	// The shipped models read South's 234678s 777z 222z 44z (4z last, the
+	// winning tile): honitsu 3 + South's wind 1 + chun 1 = 5 han, 8,000.
 	if result["han"] != float64(5) || result["points"].(map[string]any)["total"] != float64(8000) {
 		t.Fatalf("proposed score %v", result)
 	}

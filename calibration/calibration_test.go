@@ -122,26 +122,9 @@ func TestSeatHandAttribution(t *testing.T) {
 	}
 }
 
-// matcher stands in for the tile recogniser in the camera test: it knows
-// one hand by sight (the row of hand-017.jpg, labels in hand-017.txt) and
-// reads it when the crop shows it; anything else reads as no hand. The
-// shipped recogniser is tested on its own in vision/.
-type matcher struct {
-	t    *testing.T
-	hand gocv.Mat
-}
-
-func (m matcher) Recognize(id string, data []byte) vision.Recognition {
-	if difference(m.t, data, m.hand) > 25 {
-		return vision.Recognition{ID: id, Error: &scoring.Error{Code: "not_found", Message: "no hand seen"}}
-	}
-	// hand-017.txt, right to left as the tiles lie: 4z 4z 2z 2z 2z 7z 7z 7z 8s 7s 6s 4s 3s 2s.
-	return vision.Recognition{ID: id, OK: true, Hand: &scoring.Request{Hand: "234678s222777z44z", WinTile: "8s"}}
-}
-
 // TestScoreNowFromCamera: a table camera served over HTTP; calibrate on
-// the empty table, then "score now" for South reads South's hand and
-// scores it.
+// the empty table, then "score now" for South reads South's hand with the
+// shipped models and scores it.
 func TestScoreNowFromCamera(t *testing.T) {
 	frames := map[string][]byte{"/empty.jpg": frame(t, emptyFrame), "/snapshot.jpg": frame(t, handFrame)}
 	cam := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -163,17 +146,21 @@ func TestScoreNowFromCamera(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hand := handImage(t)
-	defer hand.Close()
-	base := scoring.Request{Rules: "riichi", RoundWind: "E"}
-	p, err := ScoreNow(ctx, DefaultCamera, cam.URL+"/snapshot.jpg", c, "S", matcher{t, hand}, base)
+	models, err := vision.New(vision.Config{Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 234s 678s 222z 777z 44z on a discard 8s, South in the East round:
-	// South's wind 1 + red dragon 1 + half flush (concealed) 3 = 5 han,
-	// a non-dealer mangan: 8,000.
-	if p.Request.Hand != "234678s222777z44z" || p.Request.SeatWind != "S" {
+	defer models.Close()
+	base := scoring.Request{Rules: "riichi", RoundWind: "E"}
+	p, err := ScoreNow(ctx, DefaultCamera, cam.URL+"/snapshot.jpg", c, "S", models, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 234s 678s 222z 777z 44z (hand-017's row, the last tile taken as the
+	// winning one) on a discard, South in the East round: South's wind 1 +
+	// red dragon 1 + half flush (concealed) 3 = 5 han, a non-dealer
+	// mangan: 8,000.
+	if p.Request.Hand != "234678s77722244z" || p.Request.WinTile != "4z" || p.Request.SeatWind != "S" {
 		t.Fatalf("proposed hand %+v", p.Request)
 	}
 	if !p.Result.OK || p.Result.Han != 5 || p.Result.Limit != "mangan" || p.Result.Points.Total != 8000 {
@@ -182,11 +169,11 @@ func TestScoreNowFromCamera(t *testing.T) {
 	if p.FrameSHA256 == "" {
 		t.Fatal("no frame hash")
 	}
-	// East's place holds other tiles: not a hand the recogniser knows.
-	if _, err := ScoreNow(ctx, DefaultCamera, cam.URL+"/snapshot.jpg", c, "E", matcher{t, hand}, base); err == nil {
+	// East's place holds twelve tiles in a block: no hand of fourteen.
+	if _, err := ScoreNow(ctx, DefaultCamera, cam.URL+"/snapshot.jpg", c, "E", models, base); err == nil {
 		t.Fatal("East's place was read as a hand")
 	}
-	if _, err := ScoreNow(ctx, DefaultCamera, cam.URL+"/missing.jpg", c, "S", matcher{t, hand}, base); err == nil {
+	if _, err := ScoreNow(ctx, DefaultCamera, cam.URL+"/missing.jpg", c, "S", models, base); err == nil {
 		t.Fatal("a camera answering 404 gave a frame")
 	}
 }

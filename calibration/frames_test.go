@@ -87,8 +87,11 @@ func drawFrame(t *testing.T, withTiles bool) []byte {
 		turned.CopyTo(&square)
 		block := readPhoto(t, "dev-sample.jpg")
 		defer block.Close()
-		paste(square, block, HandBand)                                                       // East's place
-		paste(square, block, image.Rect(Side*38/100, Side*38/100, Side*62/100, Side*62/100)) // discards
+		// East's place, short of the corner where South's row ends.
+		east := HandBand
+		east.Max.X -= HandBand.Dy()
+		paste(square, block, east)
+		paste(square, block, image.Rect(Side*38/100, Side*38/100, Side*62/100, Side*62/100)) // the discards
 	}
 	toFrame := perspective(squareCorners(), tableQuad)
 	defer toFrame.Close()
