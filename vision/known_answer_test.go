@@ -118,3 +118,28 @@ func TestKnownAnswerSmallTiles(t *testing.T) {
 		t.Fatalf("hand request %+v", r.Hand)
 	}
 }
+
+// TestKnownAnswerExifTurned: the rack strip of hand-017 stored upright but
+// tagged EXIF orientation 6 (shown turned a quarter clockwise). Boxes are in
+// the photo as shown (320×640), and the column of tiles still makes the hand.
+func TestKnownAnswerExifTurned(t *testing.T) {
+	data, err := os.ReadFile("../testdata/photos/hand-017-exif6.jpg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := recognizer(t).Recognize("exif", data)
+	if !r.OK || r.Width != 320 || r.Height != 640 {
+		t.Fatalf("ok %v size %dx%d (want 320x640 as shown) error %v", r.OK, r.Width, r.Height, r.Error)
+	}
+	if len(r.Tiles) != 14 {
+		t.Fatalf("%d tiles: %s", len(r.Tiles), tileCodes(r))
+	}
+	for _, tile := range r.Tiles {
+		if b := tile.Box; b[2]-b[0] <= b[3]-b[1] {
+			t.Errorf("tile %s box %v is not lying across, as the turned photo shows it", tile.Tile, b)
+		}
+	}
+	if r.Hand == nil || r.Hand.Hand != "234678s77722244z" {
+		t.Fatalf("hand request %+v", r.Hand)
+	}
+}

@@ -21,6 +21,16 @@ func layout(tiles []TileSeen) ([]Group, *scoring.Request) {
 	if len(tiles) == 0 {
 		return nil, nil
 	}
+	if turnedQuarter(tiles) {
+		// The photo is turned a quarter (most tiles lie wider than tall):
+		// rows run down the photo, so group on the transposed boxes.
+		turned := make([]TileSeen, len(tiles))
+		for i, t := range tiles {
+			turned[i] = t
+			turned[i].Box = [4]int{t.Box[1], t.Box[0], t.Box[3], t.Box[2]}
+		}
+		tiles = turned
+	}
 	var flowers, rest []int
 	for i, t := range tiles {
 		if strings.HasSuffix(t.Tile, "f") || strings.HasSuffix(t.Tile, "k") {
@@ -132,6 +142,17 @@ func kongFaces(codes []string) []string {
 		out[i] = face
 	}
 	return out
+}
+
+// turnedQuarter says whether most tiles' boxes are wider than tall.
+func turnedQuarter(tiles []TileSeen) bool {
+	wide := 0
+	for _, t := range tiles {
+		if t.Box[2]-t.Box[0] > t.Box[3]-t.Box[1] {
+			wide++
+		}
+	}
+	return 2*wide > len(tiles)
 }
 
 func medianShortSide(tiles []TileSeen) float64 {

@@ -96,3 +96,21 @@ func TestLayoutIncompleteHand(t *testing.T) {
 		t.Fatal("layout of no tiles")
 	}
 }
+
+// TestLayoutTurnedPhoto: the same closed hand photographed turned a quarter
+// (tiles lying wider than tall, the row running down the photo) is grouped
+// the same way.
+func TestLayoutTurnedPhoto(t *testing.T) {
+	tiles := row(100, 10, split("123m456p789s11222z"), map[int]int{12: 30})
+	for i := range tiles {
+		b := tiles[i].Box
+		tiles[i].Box = [4]int{b[1], b[0], b[3], b[2]}
+	}
+	groups, req := layout(tiles)
+	if len(groups) != 2 || groups[0].Kind != "hand" || groups[1].Kind != "win" {
+		t.Fatalf("groups = %+v, want hand then win", groups)
+	}
+	if req == nil || req.Hand != "123m456p789s11222z" || req.WinTile != "2z" {
+		t.Fatalf("hand request = %+v", req)
+	}
+}
