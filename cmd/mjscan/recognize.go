@@ -7,14 +7,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"image"
-	"image/color"
 	"io"
 	"os"
 	"strings"
 	"sync"
-
-	"gocv.io/x/gocv"
 
 	"mjscan/scoring"
 	"mjscan/vision"
@@ -288,36 +284,15 @@ func handMPSZ(h *scoring.Request) string {
 	return s
 }
 
-// drawOverlay draws each tile's box and code on the photo and writes a PNG.
+// drawOverlay writes the photo with each tile's box and code drawn as a PNG.
 func drawOverlay(path string, r vision.Recognition, out string) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
-	img, err := vision.DecodePhoto(data)
-	defer img.Close()
+	png, err := vision.Overlay(data, &r)
 	if err != nil {
 		return err
 	}
-	thick := max(1, img.Cols()/400)
-	scale := float64(max(img.Cols(), img.Rows())) / 1200
-	green := color.RGBA{0, 200, 0, 0}
-	orange := color.RGBA{0, 140, 255, 0}
-	for _, t := range r.Tiles {
-		c := green
-		if t.Confidence < 0.6 {
-			c = orange
-		}
-		rect := image.Rect(t.Box[0], t.Box[1], t.Box[2], t.Box[3])
-		gocv.Rectangle(&img, rect, c, thick)
-		label := t.Tile
-		if t.Rotated {
-			label += "*"
-		}
-		gocv.PutText(&img, label, image.Pt(t.Box[0], max(10, t.Box[1]-3)), gocv.FontHersheySimplex, max(0.4, scale), c, thick)
-	}
-	if !gocv.IMWrite(out, img) {
-		return fmt.Errorf("could not write %s", out)
-	}
-	return nil
+	return os.WriteFile(out, png, 0o644)
 }
