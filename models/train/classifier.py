@@ -94,6 +94,29 @@ def make_crops(data, rng, augment):
     return x, torch.tensor(ys)
 
 
+def add_detector_boxes(train, onnx_path):
+    """The recogniser reads the detector's boxes, not the labels': teach the
+    classifier those too. Each detected box takes the code of the label box it
+    overlaps at IoU >= 0.5; unmatched boxes are left out."""
+    from common import DET_SIZE
+    from detector import decode, iou
+    net = cv2.dnn.readNetFromONNX(onnx_path)
+    out = []
+    for img, boxes in train:
+        H, W = img.shape[:2]
+        im = cv2.resize(img, (DET_SIZE, DET_SIZE), interpolation=cv2.INTER_AREA)
+        net.setInput(cv2.dnn.blobFromImage(im, 1 / 255.0))
+        maps = torch.from_numpy(net.forward()[0].copy())
+        extra = []
+        for x0, y0, x1, y1, _ in decode(maps, 0.3):
+            b = (x0 * W / DET_SIZE, y0 * H / DET_SIZE, x1 * W / DET_SIZE, y1 * H / DET_SIZE)
+            best = max(boxes, key=lambda l: iou(b, l[1:]), default=None)
+            if best is not None and iou(b, best[1:]) >= 0.5:
+                extra.append((best[0],) + b)
+        out.append((img, list(boxes) + extra))
+    return out
+
+
 def evaluate(net, x, y):
     net.eval()
     correct = 0
@@ -111,6 +134,7 @@ def main():
     ap.add_argument("--lr", type=float, default=0.0, help="peak learning rate (default: the first stage's)")
     ap.add_argument("--save", default="/tmp/mjv_classifier.pt", help="where the state dict is kept between stages")
     ap.add_argument("--jitter", choices=sorted(JITTER), default="narrow")
+    ap.add_argument("--detector-boxes", default="", help="also train on the boxes this ONNX detector finds in the train photos, labelled by the label box they match")
     args = ap.parse_args()
     global jitter_shift, jitter_scale
     jitter_shift, jitter_scale = JITTER[args.jitter]
@@ -118,6 +142,9 @@ def main():
     train = [(img, boxes) for _, img, boxes in load_split("train")]
     dev = [(img, boxes) for _, img, boxes in load_split("dev")]
     print(f"loaded {len(train)} train / {len(dev)} dev photos in {time.time()-t0:.0f}s", flush=True)
+    if args.detector_boxes:
+        train = add_detector_boxes(train, args.detector_boxes)
+        print(f"train boxes with the detector's: {sum(len(b) for _, b in train)} ({time.time()-t0:.0f}s)", flush=True)
     rng = random.Random(11)
     dx, dy = make_crops(dev, rng, False)
     net = TileNet(len(CLASSES))
