@@ -2,6 +2,8 @@
 //
 //	mjscan score "22444m333567p44s" --win 4s --tsumo --seat S
 //	mjscan score --jsonl < requests.jsonl > results.jsonl
+//	mjscan recognize photo.jpg --overlay out.png
+//	mjscan serve --addr 127.0.0.1:8080
 package main
 
 import (
@@ -14,6 +16,9 @@ const usage = `mjscan: photos of mahjong hands in, verified scores out.
 Commands:
   score HAND [flags]     score one hand and explain it (mjscan score -h)
   score --jsonl          CONTRACT hand requests on stdin, results on stdout
+  recognize PHOTO        find and read the tiles in a photo (--overlay out.png)
+  recognize --jsonl      {"id","path"} lines on stdin, recognitions on stdout
+  serve [--addr H:P]     the HTTP API and phone page (settings: MJSCAN_* variables)
   rules                  list the rule sets and their presets
   version                print the engine version
 
@@ -33,8 +38,12 @@ func run(args []string) int {
 		return 2
 	}
 	switch args[0] {
+	case "serve":
+		return cmdServe(args[1:], os.Stderr)
 	case "score":
 		return cmdScore(args[1:], os.Stdin, os.Stdout, os.Stderr)
+	case "recognize":
+		return cmdRecognize(args[1:], os.Stdin, os.Stdout, os.Stderr)
 	case "rules":
 		return cmdRules(os.Stdout)
 	case "version":
