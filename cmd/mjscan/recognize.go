@@ -36,7 +36,7 @@ func cmdRecognize(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 			"       mjscan recognize --eval DIR\n\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(recognizeArgsOrder(args)); err != nil {
+	if err := fs.Parse(flagsFirst(fs, args)); err != nil {
 		return 2
 	}
 	if !*jsonl && *eval == "" && fs.NArg() != 1 {
@@ -84,29 +84,6 @@ func cmdRecognize(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		return 1
 	}
 	return 0
-}
-
-// recognizeArgsOrder lets flags follow the photo's path.
-func recognizeArgsOrder(args []string) []string {
-	var flags, pos []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			pos = append(pos, args[i+1:]...)
-			break
-		}
-		if strings.HasPrefix(a, "-") && len(a) > 1 {
-			flags = append(flags, a)
-			name := strings.TrimLeft(a, "-")
-			if (name == "overlay" || name == "eval" || name == "workers") && i+1 < len(args) {
-				flags = append(flags, args[i+1])
-				i++
-			}
-			continue
-		}
-		pos = append(pos, a)
-	}
-	return append(flags, pos...)
 }
 
 func recognizeFile(rec *vision.Recognizer, id, path string) vision.Recognition {

@@ -47,7 +47,7 @@ func cmdScore(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			"(marker after the called tile: - left, = across, + right; four tiles with no marker are a concealed kong)\n\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(movePositionalsLast(args)); err != nil {
+	if err := fs.Parse(flagsFirst(fs, args)); err != nil {
 		return 2
 	}
 	if *jsonl {
@@ -110,9 +110,10 @@ func cmdScore(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// movePositionalsLast lets flags follow the hand: Go's flag package stops
-// at the first non-flag argument.
-func movePositionalsLast(args []string) []string {
+// flagsFirst lets flags follow positional arguments ("score HAND --win
+// 4s"): Go's flag package stops at the first non-flag argument. A flag
+// that is not boolean carries the next argument as its value.
+func flagsFirst(fs *flag.FlagSet, args []string) []string {
 	var flags, pos []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -120,27 +121,23 @@ func movePositionalsLast(args []string) []string {
 			pos = append(pos, args[i+1:]...)
 			break
 		}
-		if strings.HasPrefix(a, "-") && len(a) > 1 {
-			flags = append(flags, a)
-			// A value-taking flag written as "--win 4s" carries the next argument.
-			name := strings.TrimLeft(a, "-")
-			if !strings.Contains(name, "=") && takesValue(name) && i+1 < len(args) {
+		if !strings.HasPrefix(a, "-") || len(a) == 1 {
+			pos = append(pos, a)
+			continue
+		}
+		flags = append(flags, a)
+		name := strings.TrimLeft(a, "-")
+		if strings.Contains(name, "=") || i+1 >= len(args) {
+			continue
+		}
+		if f := fs.Lookup(name); f != nil {
+			if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !ok || !b.IsBoolFlag() {
 				flags = append(flags, args[i+1])
 				i++
 			}
-			continue
 		}
-		pos = append(pos, a)
 	}
 	return append(flags, pos...)
-}
-
-func takesValue(name string) bool {
-	switch name {
-	case "rules", "preset", "win", "seat", "round", "dora", "ura", "flowers", "nuki", "honba", "sticks", "options":
-		return true
-	}
-	return false
 }
 
 // scoreLines is the CONTRACT batch surface: one result line per input
