@@ -20,4 +20,5 @@ $PY classifier.py --resume "$W/cls1.pt" --epochs 6 --lr 1e-3 --save "$W/cls2.pt"
 $PY classifier.py --resume "$W/cls2.pt" --epochs 6 --lr 1e-3 --jitter wide --save "$W/cls3.pt"
 $PY classifier.py --resume "$W/cls3.pt" --epochs 8 --lr 5e-4 --jitter wide --save "$W/cls4.pt"
 $PY classifier.py --resume "$W/cls4.pt" --epochs 4 --lr 3e-4 --jitter wide --detector-boxes ../tile_detector.onnx --save "$W/cls5.pt"
+$PY classifier.py --resume "$W/cls5.pt" --epochs 6 --lr 2e-4 --jitter wide --detector-boxes ../tile_detector.onnx --save "$W/cls6.pt"
 $PY calibrate_confidence.py
