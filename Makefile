@@ -6,7 +6,7 @@ export CGO_ENABLED := 1
 GO ?= go
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: build test run bench fuzz clean
+.PHONY: build test run bench fuzz train clean
 
 build:
 	$(GO) build -o bin/mjscan ./cmd/mjscan
@@ -40,6 +40,16 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParseToken$$' -fuzztime $(FUZZTIME) ./scoring/american/
 	$(GO) test -run '^$$' -fuzz '^FuzzScore$$' -fuzztime $(FUZZTIME) ./scoring/vietnamese/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodePhoto$$' -fuzztime $(FUZZTIME) ./vision/
+	$(GO) test -run '^$$' -fuzz '^FuzzRecognize$$' -fuzztime $(FUZZTIME) ./vision/
+	$(GO) test -run '^$$' -fuzz '^FuzzScoresHandler$$' -fuzztime $(FUZZTIME) ./api/
+	$(GO) test -run '^$$' -fuzz '^FuzzUploadHandler$$' -fuzztime $(FUZZTIME) ./api/
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeSheet$$' -fuzztime $(FUZZTIME) ./tournament/
+	$(GO) test -run '^$$' -fuzz '^FuzzCalibrate$$' -fuzztime $(FUZZTIME) ./calibration/
+
+# Retrain the shipped models from scratch (CPU, about two hours; needs
+# Debian's python3-torch python3-numpy python3-opencv). CI never retrains.
+train:
+	sh models/train/train.sh
 
 clean:
 	rm -rf bin
