@@ -128,7 +128,7 @@ func Score(h *scoring.Hand, rules *Rules, s Situation) scoring.Result {
 		}
 	})
 	if !found {
-		return notAWin(h)
+		return scoring.NotAWin(h, "four sets and a pair or Thirteen Orphans", "")
 	}
 	res := f.result(&best, all, s)
 	if best.hand < rules.MinFaan {
@@ -165,19 +165,6 @@ func Evaluate(h *scoring.Hand, rules *Rules) (faan int, err *scoring.Error) {
 		return best.faan, scoring.Errorf(scoring.CodeBelowMinimum, "below the minimum")
 	}
 	return best.faan, nil
-}
-
-func notAWin(h *scoring.Hand) scoring.Result {
-	c := h.Counts()
-	c[h.Win.Kind()]--
-	sh := scoring.Shanten(&c, len(h.Melds))
-	if sh == 0 {
-		waits := scoring.FormatTiles(scoring.Waits(&c))
-		return scoring.Result{Shanten: &sh, Waits: waits, Error: scoring.Errorf(scoring.CodeNotAWin,
-			"the hand is not complete with %s: it is neither four sets and a pair nor Thirteen Orphans; without it the hand waits on %s", h.Win, waits)}
-	}
-	return scoring.Result{Shanten: &sh, Error: scoring.Errorf(scoring.CodeNotAWin,
-		"the hand is not complete: it is neither four sets and a pair nor Thirteen Orphans (without %s it is %d tile(s) from ready)", h.Win, sh)}
 }
 
 // Breakdown explains an HK result.

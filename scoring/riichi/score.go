@@ -1,7 +1,6 @@
 package riichi
 
 import (
-	"fmt"
 	"strings"
 
 	"mjscan/scoring"
@@ -131,7 +130,7 @@ func Score(h *scoring.Hand, rules *Rules, pao string) scoring.Result {
 		}
 	})
 	if !found {
-		return notAWin(h)
+		return scoring.NotAWin(h, "four sets and a pair, seven pairs or thirteen orphans", "")
 	}
 	if best.yakuman == 0 && best.yakuHan == 0 {
 		return scoring.Result{Error: scoring.Errorf(scoring.CodeNoYaku,
@@ -181,30 +180,6 @@ func better(a, b *eval) bool {
 		return a.fu > b.fu
 	}
 	return a.setFu > b.setFu
-}
-
-func notAWin(h *scoring.Hand) scoring.Result {
-	c := h.Counts()
-	c[h.Win.Kind()]--
-	melds := len(h.Melds)
-	sh := scoring.Shanten(&c, melds)
-	msg := ""
-	if sh == 0 {
-		waits := scoring.Waits(&c)
-		var ws []string
-		for _, w := range scoring.WaitShapes(&c) {
-			var shapes []string
-			for _, s := range w.Shapes {
-				shapes = append(shapes, s.String())
-			}
-			ws = append(ws, fmt.Sprintf("%s (%s)", w.Tile, strings.Join(shapes, ", ")))
-		}
-		msg = fmt.Sprintf("the hand is not complete with %s: without it the hand is ready (tenpai) and waits on %s", h.Win, strings.Join(ws, ", "))
-		return scoring.Result{Shanten: &sh, Waits: scoring.FormatTiles(waits), Error: scoring.Errorf(scoring.CodeNotAWin, "%s", msg)}
-	}
-	imp := scoring.Improvements(&c, melds)
-	msg = fmt.Sprintf("the hand is not complete: without %s it is %d tile(s) from ready (shanten %d); %s would improve it", h.Win, sh, sh, scoring.FormatTiles(imp))
-	return scoring.Result{Shanten: &sh, Waits: scoring.FormatTiles(imp), Error: scoring.Errorf(scoring.CodeNotAWin, "%s", msg)}
 }
 
 // Breakdown explains a riichi result.

@@ -159,24 +159,6 @@ func Evaluate(h *scoring.Hand, rules *Rules) (value int, err *scoring.Error) {
 	return best.value, nil
 }
 
-func notAWin(h *scoring.Hand, rules *Rules) scoring.Result {
-	falseWin := ""
-	if rules.Minimum > 0 {
-		falseWin = " (in the World Series, declaring it is a false win: the exposed tiles become penalty tiles)"
-	}
-	c := h.Counts()
-	c[h.Win.Kind()]--
-	melds := len(h.Melds)
-	sh := scoring.Shanten(&c, melds)
-	if sh == 0 {
-		waits := scoring.FormatTiles(scoring.Waits(&c))
-		return scoring.Result{Shanten: &sh, Waits: waits, Error: scoring.Errorf(scoring.CodeNotAWin,
-			"the hand is not complete with %s: it is neither four sets and a pair, nor Seven Pairs, nor Thirteen Terminals; without it the hand waits on %s%s", h.Win, waits, falseWin)}
-	}
-	return scoring.Result{Shanten: &sh, Error: scoring.Errorf(scoring.CodeNotAWin,
-		"the hand is not complete: it is neither four sets and a pair, nor Seven Pairs, nor Thirteen Terminals (without %s it is %d tile(s) from ready)%s", h.Win, sh, falseWin)}
-}
-
 // Breakdown explains a Zung Jung result.
 type Breakdown struct {
 	Arrangement  string        `json:"arrangement"`
@@ -308,4 +290,12 @@ func addAlternative(list []Alternative, alt Alternative) []Alternative {
 		}
 	}
 	return append(list, alt)
+}
+
+func notAWin(h *scoring.Hand, rules *Rules) scoring.Result {
+	note := ""
+	if rules.Minimum > 0 {
+		note = "in the World Series, declaring it is a false win: the exposed tiles become penalty tiles"
+	}
+	return scoring.NotAWin(h, "four sets and a pair, Seven Pairs or Thirteen Terminals", note)
 }
