@@ -287,6 +287,16 @@ func callerOf(c echo.Context) caller {
 	return who
 }
 
+// bindStrict reads the JSON body into v, refusing unknown fields; what
+// names the body in the problem a client sees.
+func bindStrict(c echo.Context, what string, v any) error {
+	body, err := readJSONBody(c, what)
+	if err != nil {
+		return err
+	}
+	return decodeStrict(body, v)
+}
+
 func decodeStrict(body []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
@@ -311,12 +321,8 @@ type GameResponse struct {
 }
 
 func (t *tournamentRoutes) postGame(c echo.Context) error {
-	body, err := readJSONBody(c, "the game (id, table, rules, players)")
-	if err != nil {
-		return err
-	}
 	var in newGame
-	if err := decodeStrict(body, &in); err != nil {
+	if err := bindStrict(c, "the game (id, table, rules, players)", &in); err != nil {
 		return err
 	}
 	if in.ID == "" || in.Table == "" || strings.HasPrefix(in.ID, tournamentLogPrefix) {
@@ -389,12 +395,8 @@ func (t *tournamentRoutes) postHand(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	body, err := readJSONBody(c, "the hand's outcome")
-	if err != nil {
-		return err
-	}
 	var p tournament.Play
-	if err := decodeStrict(body, &p); err != nil {
+	if err := bindStrict(c, "the hand's outcome", &p); err != nil {
 		return err
 	}
 	t.mu.Lock()
@@ -487,12 +489,8 @@ type RecordResponse struct {
 }
 
 func (t *tournamentRoutes) appendRecord(c echo.Context, overturns int64) error {
-	body, err := readJSONBody(c, "the referee record")
-	if err != nil {
-		return err
-	}
 	var r referee.Record
-	if err := decodeStrict(body, &r); err != nil {
+	if err := bindStrict(c, "the referee record", &r); err != nil {
 		return err
 	}
 	r.Overturns = overturns
@@ -614,12 +612,8 @@ func (t *tournamentRoutes) saveTable(c echo.Context, ts *tableSetup) error {
 // postTable registers (or re-registers) a table's camera; organiser only,
 // since the service will fetch the address it is given.
 func (t *tournamentRoutes) postTable(c echo.Context) error {
-	body, err := readJSONBody(c, "the table (table, snapshot_url)")
-	if err != nil {
-		return err
-	}
 	var ts tableSetup
-	if err := decodeStrict(body, &ts); err != nil {
+	if err := bindStrict(c, "the table (table, snapshot_url)", &ts); err != nil {
 		return err
 	}
 	ts.Calibration = nil
@@ -728,12 +722,8 @@ func (t *tournamentRoutes) postScoreNow(c echo.Context) error {
 	if t.s.deps.Recognizer == nil {
 		return problem(http.StatusServiceUnavailable, codeNoRecognition, "photo recognition is not available on this service")
 	}
-	body, err := readJSONBody(c, "the seat and the hand's situation")
-	if err != nil {
-		return err
-	}
 	var in scoreNow
-	if err := decodeStrict(body, &in); err != nil {
+	if err := bindStrict(c, "the seat and the hand's situation", &in); err != nil {
 		return err
 	}
 	if in.Request.Rules == "" {
@@ -846,12 +836,8 @@ func (t *tournamentRoutes) loadTournament(log []referee.GameEvent) {
 }
 
 func (t *tournamentRoutes) postTournament(c echo.Context) error {
-	body, err := readJSONBody(c, "the tournament (id, entrants in draw order, organizer)")
-	if err != nil {
-		return err
-	}
 	var in newTournament
-	if err := decodeStrict(body, &in); err != nil {
+	if err := bindStrict(c, "the tournament (id, entrants in draw order, organizer)", &in); err != nil {
 		return err
 	}
 	if in.ID == "" {
@@ -929,12 +915,8 @@ func (t *tournamentRoutes) getTournament(c echo.Context) error {
 // postTournamentGame adds a game to the tournament; an unfinished game is
 // ended first (the organiser's time limit).
 func (t *tournamentRoutes) postTournamentGame(c echo.Context) error {
-	body, err := readJSONBody(c, "the game to add (stage, table, game)")
-	if err != nil {
-		return err
-	}
 	var in addGame
-	if err := decodeStrict(body, &in); err != nil {
+	if err := bindStrict(c, "the game to add (stage, table, game)", &in); err != nil {
 		return err
 	}
 	t.mu.Lock()
@@ -975,12 +957,8 @@ func (t *tournamentRoutes) postTournamentGame(c echo.Context) error {
 
 // postPenalty takes points off a player's final score (seed 000).
 func (t *tournamentRoutes) postPenalty(c echo.Context) error {
-	body, err := readJSONBody(c, "the penalty (player, points, reason)")
-	if err != nil {
-		return err
-	}
 	var p tournament.Penalty
-	if err := decodeStrict(body, &p); err != nil {
+	if err := bindStrict(c, "the penalty (player, points, reason)", &p); err != nil {
 		return err
 	}
 	t.mu.Lock()
