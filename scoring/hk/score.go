@@ -117,16 +117,7 @@ func Score(h *scoring.Hand, rules *Rules, s Situation) scoring.Result {
 	}
 	f := newFacts(h, rules)
 	f.afterFlower = s.AfterFlower
-	var best, cur eval
-	var all []eval
-	found := false
-	f.readings(func(r *reading) {
-		f.evaluate(r, &cur)
-		all = append(all, cur)
-		if !found || better(&cur, &best) {
-			best, found = cur, true
-		}
-	})
+	best, all, found := f.best(true)
 	if !found {
 		return scoring.NotAWin(h, "four sets and a pair or Thirteen Orphans", "")
 	}
@@ -150,14 +141,7 @@ func Evaluate(h *scoring.Hand, rules *Rules) (faan int, err *scoring.Error) {
 		return 0, e
 	}
 	f := newFacts(h, rules)
-	var best, cur eval
-	found := false
-	f.readings(func(r *reading) {
-		f.evaluate(r, &cur)
-		if !found || better(&cur, &best) {
-			best, found = cur, true
-		}
-	})
+	best, _, found := f.best(false)
 	if !found {
 		return 0, scoring.Errorf(scoring.CodeNotAWin, "not a winning hand")
 	}

@@ -117,18 +117,7 @@ func Score(h *scoring.Hand, rules *Rules, pao string) scoring.Result {
 		return scoring.Result{Error: e}
 	}
 	f := newFacts(h, rules)
-	var best eval
-	var all []eval
-	found := false
-	var cur eval
-	f.readings(func(r *reading) {
-		f.evaluate(r, &cur)
-		all = append(all, cur)
-		if !found || better(&cur, &best) {
-			best = cur
-			found = true
-		}
-	})
+	best, all, found := f.best(true)
 	if !found {
 		return scoring.NotAWin(h, "four sets and a pair, seven pairs or thirteen orphans", "")
 	}
@@ -146,15 +135,7 @@ func Evaluate(h *scoring.Hand, rules *Rules) (han, fu, yakuman, total int, err *
 		return 0, 0, 0, 0, e
 	}
 	f := newFacts(h, rules)
-	var best, cur eval
-	found := false
-	f.readings(func(r *reading) {
-		f.evaluate(r, &cur)
-		if !found || better(&cur, &best) {
-			best = cur
-			found = true
-		}
-	})
+	best, _, found := f.best(false)
 	if !found {
 		return 0, 0, 0, 0, scoring.Errorf(scoring.CodeNotAWin, "not a winning hand")
 	}

@@ -103,16 +103,7 @@ func Score(h *scoring.Hand, rules *Rules, p Play) scoring.Result {
 	}
 	f := newFacts(h, rules)
 	f.penalty, f.hasPenalty = scoring.CountOf(p.Penalty), len(p.Penalty) > 0
-	var best, cur eval
-	var all []eval
-	found := false
-	f.readings(func(r *reading) {
-		f.evaluate(r, &cur)
-		all = append(all, cur)
-		if !found || better(&cur, &best) {
-			best, found = cur, true
-		}
-	})
+	best, all, found := f.best(true)
 	if !found {
 		if f.hasPenalty && !h.Tsumo {
 			f.hasPenalty = false
@@ -142,14 +133,7 @@ func Evaluate(h *scoring.Hand, rules *Rules) (value int, err *scoring.Error) {
 		return 0, e
 	}
 	f := newFacts(h, rules)
-	var best, cur eval
-	found := false
-	f.readings(func(r *reading) {
-		f.evaluate(r, &cur)
-		if !found || better(&cur, &best) {
-			best, found = cur, true
-		}
-	})
+	best, _, found := f.best(false)
 	if !found {
 		return 0, scoring.Errorf(scoring.CodeNotAWin, "not a winning hand")
 	}
