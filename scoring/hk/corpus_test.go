@@ -100,30 +100,14 @@ func TestHKReference(t *testing.T) {
 // BenchmarkHKCorpus scores the HK corpus hands, parsed beforehand, with
 // no explanation built.
 func BenchmarkHKCorpus(b *testing.B) {
-	cases, err := corpus.Load("hk_public.jsonl")
+	ps, err := corpus.Prepare("hk_public.jsonl", hk.RulesFor)
 	if err != nil {
 		b.Fatal(err)
-	}
-	type prepared struct {
-		h     *scoring.Hand
-		rules hk.Rules
-	}
-	var ps []prepared
-	for _, c := range cases {
-		rules, e := hk.RulesFor(&c.Request)
-		if e != nil {
-			b.Fatal(e)
-		}
-		h, e := scoring.ParseHand(&c.Request)
-		if e != nil {
-			b.Fatal(e)
-		}
-		ps = append(ps, prepared{h, rules})
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		p := &ps[i%len(ps)]
-		hk.Evaluate(p.h, &p.rules)
+		hk.Evaluate(p.Hand, &p.Rules)
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "hands/s")
 }

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"mjscan/internal/corpus"
-	"mjscan/scoring"
 	"mjscan/scoring/riichi"
 )
 
@@ -58,31 +57,15 @@ func TestRiichiCorpora(t *testing.T) {
 // BenchmarkRiichiCorpus scores every hand of the public riichi corpus,
 // parsed beforehand, on one goroutine: hands/s is the figure to watch.
 func BenchmarkRiichiCorpus(b *testing.B) {
-	cases, err := corpus.Load("riichi_public.jsonl")
+	ps, err := corpus.Prepare("riichi_public.jsonl", riichi.RulesFor)
 	if err != nil {
 		b.Fatal(err)
-	}
-	type prepared struct {
-		h     *scoring.Hand
-		rules riichi.Rules
-	}
-	var ps []prepared
-	for _, c := range cases {
-		rules, e := riichi.RulesFor(&c.Request)
-		if e != nil {
-			b.Fatal(e)
-		}
-		h, e := scoring.ParseHand(&c.Request)
-		if e != nil {
-			b.Fatal(e)
-		}
-		ps = append(ps, prepared{h, rules})
 	}
 	b.ResetTimer()
 	n := 0
 	for i := 0; i < b.N; i++ {
 		p := &ps[i%len(ps)]
-		riichi.Evaluate(p.h, &p.rules)
+		riichi.Evaluate(p.Hand, &p.Rules)
 		n++
 	}
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "hands/s")

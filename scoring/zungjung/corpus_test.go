@@ -70,30 +70,14 @@ func fmtAny(v []any) string {
 // BenchmarkZungJungCorpus scores the Zung Jung corpus hands, parsed
 // beforehand, with no explanation built.
 func BenchmarkZungJungCorpus(b *testing.B) {
-	cases, err := corpus.Load("zung_jung_public.jsonl")
+	ps, err := corpus.Prepare("zung_jung_public.jsonl", func(r *scoring.Request) (zungjung.Rules, *scoring.Error) { return zungjung.RulesFor(r, "zung-jung") })
 	if err != nil {
 		b.Fatal(err)
-	}
-	type prepared struct {
-		h     *scoring.Hand
-		rules zungjung.Rules
-	}
-	var ps []prepared
-	for _, c := range cases {
-		rules, e := zungjung.RulesFor(&c.Request, "zung-jung")
-		if e != nil {
-			b.Fatal(e)
-		}
-		h, e := scoring.ParseHand(&c.Request)
-		if e != nil {
-			b.Fatal(e)
-		}
-		ps = append(ps, prepared{h, rules})
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		p := &ps[i%len(ps)]
-		zungjung.Evaluate(p.h, &p.rules)
+		zungjung.Evaluate(p.Hand, &p.Rules)
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "hands/s")
 }
