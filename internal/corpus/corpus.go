@@ -117,3 +117,27 @@ func Prepare[R any](name string, rulesFor func(*scoring.Request) (R, *scoring.Er
 	}
 	return out, nil
 }
+
+// ReadLines reads a JSON-lines file into values of T, naming the line of
+// any that does not decode. Blank lines are skipped.
+func ReadLines[T any](path string) ([]T, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []T
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		if len(sc.Bytes()) == 0 {
+			continue
+		}
+		var v T
+		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", filepath.Base(path), n, err)
+		}
+		out = append(out, v)
+	}
+	return out, sc.Err()
+}

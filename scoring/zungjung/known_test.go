@@ -1,9 +1,6 @@
 package zungjung_test
 
 import (
-	"bufio"
-	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
@@ -25,21 +22,11 @@ type knownCase struct {
 
 func loadKnown(t *testing.T) []knownCase {
 	t.Helper()
-	f, err := os.Open("testdata/known.jsonl")
+	cases, err := corpus.ReadLines[knownCase]("testdata/known.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	var out []knownCase
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		var c knownCase
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatalf("known.jsonl:%d: %v", n, err)
-		}
-		out = append(out, c)
-	}
-	return out
+	return cases
 }
 
 func engineFor(rules string) scoring.Engine {
