@@ -11,13 +11,17 @@ import (
 	"time"
 )
 
-// Labelled is one tile of a labelled photo: its code and box.
+// Labelled is one tile of a labelled photo: its code, its box, and whether
+// it lies sideways (a called tile or a riichi discard, turned a quarter).
 type Labelled struct {
-	Tile string
-	Box  [4]float64
+	Tile    string
+	Box     [4]float64
+	Rotated bool
 }
 
-// ReadLabels reads a label file: one `CODE x0 y0 x1 y1` line per tile.
+// ReadLabels reads a label file: one `CODE x0 y0 x1 y1` line per tile, with
+// an optional sixth field `r` for a tile lying sideways. Codes are returned
+// as written (red fives stay 0m 0p 0s); Score decides how to compare them.
 func ReadLabels(path string) ([]Labelled, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -31,48 +35,188 @@ func ReadLabels(path string) ([]Labelled, error) {
 		if len(p) == 0 {
 			continue
 		}
-		if len(p) != 5 {
-			return nil, fmt.Errorf("%s line %d: want `CODE x0 y0 x1 y1`", path, n)
+		if len(p) != 5 && len(p) != 6 {
+			return nil, fmt.Errorf("%s line %d: want `CODE x0 y0 x1 y1` or `CODE x0 y0 x1 y1 r`, got %d fields", path, n, len(p))
 		}
-		l := Labelled{Tile: evalCode(p[0])}
+		if !labelCode(p[0]) {
+			return nil, fmt.Errorf("%s line %d: %q is not a tile code", path, n, p[0])
+		}
+		l := Labelled{Tile: p[0]}
 		for i := 0; i < 4; i++ {
 			if l.Box[i], err = strconv.ParseFloat(p[i+1], 64); err != nil {
 				return nil, fmt.Errorf("%s line %d: %v", path, n, err)
 			}
+		}
+		if len(p) == 6 {
+			if p[5] != "r" {
+				return nil, fmt.Errorf("%s line %d: sixth field %q: want `r` (tile lying sideways) or nothing", path, n, p[5])
+			}
+			l.Rotated = true
 		}
 		out = append(out, l)
 	}
 	return out, sc.Err()
 }
 
-// evalCode counts red fives as fives, as the labels do.
-func evalCode(c string) string {
-	if len(c) == 2 && c[0] == '0' && c[1] != 'z' {
+// labelCode reports whether c is a tile code of CONTRACT section 1.
+func labelCode(c string) bool {
+	if len(c) != 2 || c[0] < '0' || c[0] > '9' {
+		return false
+	}
+	d := c[0] - '0'
+	switch c[1] {
+	case 'm', 'p', 's':
+		return true
+	case 'z':
+		return d <= 7
+	case 'f', 'k':
+		return d >= 1 && d <= 8
+	case 'j':
+		return d >= 1
+	}
+	return false
+}
+
+// CodeMode says which codes the scoring tells apart. The zero value is the
+// reference scorer's (shared/data/photos/eval_recognition.py): red fives
+// count as fives and predicted backs are dropped, because the dev labels
+// have neither. A labelled folder that has red fives or backs turns the
+// strict comparison on (CodeModeFor), so a folder without them scores the
+// same as before.
+type CodeMode struct {
+	StrictRedFives bool // 0m 0p 0s are their own codes: 5m read as 0m is a confusion
+	CountBacks     bool // predicted 0z tiles are kept and scored like any other code
+}
+
+// CodeModeFor chooses the mode for a labelled folder: red fives strict when
+// any label is a red five, backs counted when any label is 0z.
+func CodeModeFor(photos [][]Labelled) CodeMode {
+	var m CodeMode
+	for _, labels := range photos {
+		for _, l := range labels {
+			switch l.Tile {
+			case "0m", "0p", "0s":
+				m.StrictRedFives = true
+			case "0z":
+				m.CountBacks = true
+			}
+		}
+	}
+	return m
+}
+
+func (m CodeMode) String() string {
+	red, backs := "red fives as fives", "backs ignored"
+	if m.StrictRedFives {
+		red = "red fives strict"
+	}
+	if m.CountBacks {
+		backs = "backs counted"
+	}
+	return red + ", " + backs
+}
+
+// code is the code a tile is scored under.
+func (m CodeMode) code(c string) string {
+	if !m.StrictRedFives && (c == "0m" || c == "0p" || c == "0s") {
 		return "5" + c[1:]
 	}
 	return c
 }
 
+// Tally counts one tile class or group: labelled tiles, predicted tiles,
+// and the pairs of them the tile matching made (IoU ≥ 0.5, same code).
+type Tally struct {
+	Labels, Predicted, Matched int
+}
+
+func (t Tally) Precision() float64 { return ratio(t.Matched, t.Predicted) }
+func (t Tally) Recall() float64    { return ratio(t.Matched, t.Labels) }
+
+// F1 is the harmonic mean of precision and recall, 0 when both are 0.
+func (t Tally) F1() float64 {
+	p, r := t.Precision(), t.Recall()
+	if p+r == 0 {
+		return 0
+	}
+	return 2 * p * r / (p + r)
+}
+
+// The rare groups the evaluation reports on their own, in print order.
+const (
+	GroupRedFives = "red fives"    // 0m 0p 0s
+	GroupBacks    = "backs"        // 0z
+	GroupKings    = "kings/queens" // 1k–8k
+	GroupJokers   = "jokers"       // 1j–8j and the American 9j
+	GroupSideways = "sideways"     // labels marked r, predictions flagged rotated
+)
+
+var rareGroups = []string{GroupRedFives, GroupBacks, GroupKings, GroupJokers, GroupSideways}
+
+// codeGroup names the rare group of a code, "" for the common tiles.
+func codeGroup(c string) string {
+	switch {
+	case c == "0m" || c == "0p" || c == "0s":
+		return GroupRedFives
+	case c == "0z":
+		return GroupBacks
+	case len(c) == 2 && c[1] == 'k' && c[0] >= '1' && c[0] <= '8':
+		return GroupKings
+	case len(c) == 2 && c[1] == 'j' && c[0] >= '1' && c[0] <= '9':
+		return GroupJokers
+	}
+	return ""
+}
+
 // Score tallies recognition against labels the way
 // shared/data/photos/eval_recognition.py does: greedy one-to-one matching at
-// IoU ≥ 0.5 (a tile match also needs the same code), backs ignored, and in
-// photos with partial labels, predictions that overlap no label ignored.
+// IoU ≥ 0.5 (a tile match also needs the same code), codes compared as Mode
+// says, and in photos with partial labels, predictions that overlap no label
+// ignored.
+//
+// Beside the totals it keeps a Tally per code and per rare group, all
+// counted from that one tile matching (the predictions being those left
+// after the partial-label and back filtering):
+//
+//   - a code group (red fives 0m 0p 0s, backs 0z, kings/queens 1k–8k,
+//     jokers 1j–9j): Labels are the labelled tiles with a code of the group,
+//     Predicted the predicted tiles with a code of the group, Matched the
+//     matched pairs with a code of the group (both sides share it). So a
+//     3k read as 4k is a miss and a false positive of the group; a 5m read
+//     as 0m in strict mode is a false positive of the red fives.
+//   - sideways: Labels are the labelled tiles marked `r`, Predicted the
+//     predicted tiles flagged Rotated, Matched the matched pairs whose label
+//     is marked `r` and whose prediction is flagged Rotated. A sideways tile
+//     read with the right code but not flagged is a miss; a flagged
+//     prediction on an upright tile, on no tile, or with the wrong code is a
+//     false positive.
+//
+// A group's precision is Matched/Predicted, its recall Matched/Labels and
+// its F1 their harmonic mean (0 when there is nothing to count).
 type Score struct {
+	Mode                              CodeMode
 	Images, ImageExact, MultisetExact int
 	Labels, Predicted, Matched        int
 	Localised, LocalisedRight         int
 	Confusions                        map[[2]string]int
 	Elapsed                           []time.Duration
+
+	classes  map[string]Tally
+	sideways Tally
 }
 
 // Add scores one photo.
 func (s *Score) Add(labels []Labelled, tiles []TileSeen, partial bool) {
+	labels = append([]Labelled(nil), labels...)
+	for i := range labels {
+		labels[i].Tile = s.Mode.code(labels[i].Tile)
+	}
 	var preds []Labelled
 	for _, t := range tiles {
-		if t.Tile == "0z" {
+		if t.Tile == "0z" && !s.Mode.CountBacks {
 			continue
 		}
-		p := Labelled{Tile: evalCode(t.Tile), Box: [4]float64{float64(t.Box[0]), float64(t.Box[1]), float64(t.Box[2]), float64(t.Box[3])}}
+		p := Labelled{Tile: s.Mode.code(t.Tile), Box: [4]float64{float64(t.Box[0]), float64(t.Box[1]), float64(t.Box[2]), float64(t.Box[3])}, Rotated: t.Rotated}
 		if partial && len(labels) > 0 {
 			best := 0.0
 			for _, l := range labels {
@@ -93,6 +237,34 @@ func (s *Score) Add(labels []Labelled, tiles []TileSeen, partial bool) {
 	s.Localised += len(any)
 	if s.Confusions == nil {
 		s.Confusions = map[[2]string]int{}
+	}
+	if s.classes == nil {
+		s.classes = map[string]Tally{}
+	}
+	for _, l := range labels {
+		t := s.classes[l.Tile]
+		t.Labels++
+		s.classes[l.Tile] = t
+		if l.Rotated {
+			s.sideways.Labels++
+		}
+	}
+	for _, p := range preds {
+		t := s.classes[p.Tile]
+		t.Predicted++
+		s.classes[p.Tile] = t
+		if p.Rotated {
+			s.sideways.Predicted++
+		}
+	}
+	for _, m := range same {
+		l := labels[m[0]]
+		t := s.classes[l.Tile]
+		t.Matched++
+		s.classes[l.Tile] = t
+		if l.Rotated && preds[m[1]].Rotated {
+			s.sideways.Matched++
+		}
 	}
 	for _, m := range any {
 		if labels[m[0]].Tile == preds[m[1]].Tile {
@@ -119,6 +291,36 @@ func (s *Score) Add(labels []Labelled, tiles []TileSeen, partial bool) {
 		s.MultisetExact++
 	}
 }
+
+// Class is the tally of one code, as scored under Mode (when red fives are
+// not strict, their tiles are counted under 5m 5p 5s).
+func (s *Score) Class(code string) Tally { return s.classes[code] }
+
+// ClassF1 is the F1 of one code.
+func (s *Score) ClassF1(code string) float64 { return s.Class(code).F1() }
+
+// Group is the tally of a rare group (GroupRedFives … GroupSideways; see
+// Score for how each is counted). An unknown name has an empty tally.
+func (s *Score) Group(name string) Tally {
+	if name == GroupSideways {
+		return s.sideways
+	}
+	var g Tally
+	if name == "" {
+		return g
+	}
+	for c, t := range s.classes {
+		if codeGroup(c) == name {
+			g.Labels += t.Labels
+			g.Predicted += t.Predicted
+			g.Matched += t.Matched
+		}
+	}
+	return g
+}
+
+// GroupF1 is the F1 of a rare group.
+func (s *Score) GroupF1(name string) float64 { return s.Group(name).F1() }
 
 func boxIoU(a, b [4]float64) float64 {
 	ix := min(a[2], b[2]) - max(a[0], b[0])
@@ -189,9 +391,16 @@ func (s *Score) F1() float64 {
 }
 
 // String prints the metrics in eval_recognition.py's order.
-func (s *Score) String() string {
+func (s *Score) String() string { return s.Report(false) }
+
+// Report prints the metrics in eval_recognition.py's order, the code mode
+// after the first line, then the per-code block when perClass is set and
+// the rare groups that have labels. The last line is always
+// `tile_f1=… image_exact=…`.
+func (s *Score) Report(perClass bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "images: %d   labelled tiles: %d   predicted tiles: %d\n", s.Images, s.Labels, s.Predicted)
+	fmt.Fprintf(&b, "codes: %s\n", s.Mode)
 	fmt.Fprintf(&b, "tile precision: %.4f  (%d/%d)\n", ratio(s.Matched, s.Predicted), s.Matched, s.Predicted)
 	fmt.Fprintf(&b, "tile recall:    %.4f  (%d/%d)\n", ratio(s.Matched, s.Labels), s.Matched, s.Labels)
 	fmt.Fprintf(&b, "tile F1:        %.4f\n", s.F1())
@@ -219,6 +428,35 @@ func (s *Score) String() string {
 	}
 	for _, c := range cs[:min(15, len(cs))] {
 		fmt.Fprintf(&b, "  %s -> %s: %d\n", c.k[0], c.k[1], c.n)
+	}
+	if perClass {
+		codes := make([]string, 0, len(s.classes))
+		for c := range s.classes {
+			codes = append(codes, c)
+		}
+		sort.Slice(codes, func(a, b int) bool {
+			ca, cb := codes[a], codes[b]
+			if ca[len(ca)-1] != cb[len(cb)-1] {
+				return ca[len(ca)-1] < cb[len(cb)-1]
+			}
+			return ca < cb
+		})
+		b.WriteString("per class: code  labelled  predicted  precision  recall      F1\n")
+		for _, c := range codes {
+			t := s.classes[c]
+			fmt.Fprintf(&b, "  %-4s %8d %10d %10.4f %7.4f %7.4f\n", c, t.Labels, t.Predicted, t.Precision(), t.Recall(), t.F1())
+		}
+	}
+	var rare []string
+	for _, g := range rareGroups {
+		if t := s.Group(g); t.Labels > 0 {
+			rare = append(rare, fmt.Sprintf("  %-13s F1 %.4f  precision %.4f (%d/%d)  recall %.4f (%d/%d)\n",
+				g, t.F1(), t.Precision(), t.Matched, t.Predicted, t.Recall(), t.Matched, t.Labels))
+		}
+	}
+	if len(rare) > 0 {
+		b.WriteString("rare classes (sideways: right code and flagged rotated):\n")
+		b.WriteString(strings.Join(rare, ""))
 	}
 	if len(s.Elapsed) > 0 {
 		d := append([]time.Duration(nil), s.Elapsed...)
@@ -248,13 +486,17 @@ func EvaluateDir(rec *Recognizer, dir string) (*Score, error) {
 		return nil, fmt.Errorf("no .jpg photos in %s", dir)
 	}
 	sort.Strings(names)
-	s := &Score{}
-	for _, name := range names {
-		stem := strings.TrimSuffix(name, ".jpg")
-		labels, err := ReadLabels(stem + ".txt")
-		if err != nil {
+	// Every label file is read before any photo: a bad line stops the run
+	// at once, and the code mode depends on the whole folder.
+	labels := make([][]Labelled, len(names))
+	for i, name := range names {
+		if labels[i], err = ReadLabels(strings.TrimSuffix(name, ".jpg") + ".txt"); err != nil {
 			return nil, err
 		}
+	}
+	s := &Score{Mode: CodeModeFor(labels)}
+	for i, name := range names {
+		stem := strings.TrimSuffix(name, ".jpg")
 		data, err := os.ReadFile(name)
 		if err != nil {
 			return nil, err
@@ -262,7 +504,7 @@ func EvaluateDir(rec *Recognizer, dir string) (*Score, error) {
 		start := time.Now()
 		r := rec.Recognize(filepath.Base(stem), data)
 		s.Elapsed = append(s.Elapsed, time.Since(start))
-		s.Add(labels, r.Tiles, partial[filepath.Base(stem)])
+		s.Add(labels[i], r.Tiles, partial[filepath.Base(stem)])
 	}
 	return s, nil
 }

@@ -28,12 +28,13 @@ func cmdRecognize(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		asJSON  = fs.Bool("json", false, "print the recognition as CONTRACT JSON instead of text")
 		overlay = fs.String("overlay", "", "write the photo with boxes and tile codes drawn to this PNG file")
 		eval    = fs.String("eval", "", "score recognition against a labelled folder (shared/data/photos/dev format) and print the metrics")
+		byClass = fs.Bool("per-class", false, "with --eval: also print precision, recall and F1 per tile code")
 		workers = fs.Int("workers", 0, "photos read at once (default: one per CPU)")
 	)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: mjscan recognize PHOTO [--overlay out.png] [--json]\n"+
 			"       mjscan recognize --jsonl < requests.jsonl\n"+
-			"       mjscan recognize --eval DIR\n\n")
+			"       mjscan recognize --eval DIR [--per-class]\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(flagsFirst(fs, args)); err != nil {
@@ -62,7 +63,7 @@ func cmdRecognize(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 			fmt.Fprintln(stderr, "mjscan recognize --eval:", err)
 			return 1
 		}
-		fmt.Fprint(stdout, rep)
+		fmt.Fprint(stdout, rep.Report(*byClass))
 		return 0
 	}
 	path := fs.Arg(0)
