@@ -13,7 +13,9 @@ import (
 // biggest group is the concealed hand (a lone tile set apart just after it
 // is the winning tile), groups of three or four that make a set are melds
 // (a sideways tile marks the one called, a back at each end a concealed
-// kong), and flowers and seasons go aside. When the tiles make a complete
+// kong), a run of backs with face-up tiles among them is the dead wall with
+// its dora indicators turned up, and flowers and seasons (and Vietnamese
+// kings and queens) go aside. When the tiles make a complete
 // hand, layout also returns it as a hand request (the caller picks the rules).
 //
 // It reorders nothing in tiles: groups hold indexes into it.
@@ -63,6 +65,8 @@ func layout(tiles []TileSeen) ([]Group, *scoring.Request) {
 			groups = append(groups, Group{Kind: "ankan", Tiles: run})
 		case meldType(tiles, run) != "":
 			groups = append(groups, Group{Kind: "meld", Tiles: run, From: calledFrom(tiles, run)})
+		case isDeadWall(tiles, run):
+			groups = append(groups, Group{Kind: "dora", Tiles: run})
 		default:
 			groups = append(groups, Group{Kind: "loose", Tiles: run})
 		}
@@ -96,6 +100,14 @@ func handRequest(tiles []TileSeen, groups []Group) *scoring.Request {
 			count += 3
 		case "flowers":
 			req.Flowers = compact(codes)
+		case "dora":
+			var up []string
+			for _, c := range codes {
+				if c != "0z" {
+					up = append(up, c)
+				}
+			}
+			req.DoraIndicators = compact(up)
 		}
 	}
 	if count != 14 {
@@ -231,6 +243,19 @@ func isKong(tiles []TileSeen, run []int) bool {
 		face = c
 	}
 	return face != ""
+}
+
+// isDeadWall says whether a run mixes backs and face-up tiles the way the
+// dead wall does: at least two backs, and face-up tiles (the indicators)
+// that are fewer than the backs.
+func isDeadWall(tiles []TileSeen, run []int) bool {
+	backs := 0
+	for _, i := range run {
+		if tiles[i].Tile == "0z" {
+			backs++
+		}
+	}
+	return backs >= 2 && len(run)-backs >= 1 && len(run)-backs < backs
 }
 
 // meldType names the set a run of tiles makes ("pon", "chi", "minkan"), or "".

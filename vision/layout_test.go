@@ -86,6 +86,24 @@ func TestLayoutCalledMelds(t *testing.T) {
 	}
 }
 
+// TestLayoutDeadWall: backs with face-up tiles among them are the dead wall;
+// its face-up tiles, left to right, become the dora indicators of the request.
+func TestLayoutDeadWall(t *testing.T) {
+	tiles := row(100, 10, split("123456789m123p5s5s"), map[int]int{12: 40})
+	tiles = append(tiles, row(250, 10, []string{"0z", "0z", "3z", "6p", "0z", "0z", "0z"}, nil)...)
+	groups, req := layout(tiles)
+	kinds := []string{}
+	for _, g := range groups {
+		kinds = append(kinds, g.Kind)
+	}
+	if want := []string{"hand", "win", "dora"}; !reflect.DeepEqual(kinds, want) {
+		t.Fatalf("groups %v, want %v", kinds, want)
+	}
+	if req == nil || req.DoraIndicators != "3z6p" || req.WinTile != "5s" {
+		t.Fatalf("hand request = %+v, want dora indicators 3z6p and win tile 5s", req)
+	}
+}
+
 // TestLayoutIncompleteHand: eleven loose tiles make no hand request.
 func TestLayoutIncompleteHand(t *testing.T) {
 	_, req := layout(row(50, 0, split("12345678m123p"), nil))
