@@ -19,6 +19,10 @@ type Config struct {
 	// Workers is how many photos are read at once; each worker holds its own
 	// networks (a dnn.Net is not safe for concurrent use). 0 means one per CPU.
 	Workers int
+	// Bank, when set, holds templates of the user's own tile set (see
+	// Calibrate): each tile is matched against them to confirm or overturn
+	// the network's reading.
+	Bank *Bank
 }
 
 // Recognizer reads photos of mahjong tiles. It is safe for concurrent use:
@@ -27,6 +31,7 @@ type Recognizer struct {
 	det, cls models.Manifest
 	pool     chan *worker
 	all      []*worker
+	bank     *Bank
 }
 
 type worker struct {
@@ -55,7 +60,7 @@ func New(cfg Config) (*Recognizer, error) {
 			return nil, fmt.Errorf("classifier label %q is not a tile code", l)
 		}
 	}
-	r := &Recognizer{det: det, cls: cls, pool: make(chan *worker, n)}
+	r := &Recognizer{det: det, cls: cls, pool: make(chan *worker, n), bank: cfg.Bank}
 	for i := 0; i < n; i++ {
 		w := &worker{}
 		if w.det, err = gocv.ReadNetFromONNXBytes(detBytes); err != nil || w.det.Empty() {
@@ -164,6 +169,11 @@ func (r *Recognizer) recognizeMat(ctx context.Context, img gocv.Mat) ([]TileSeen
 	reads := classify(&w.cls, &r.cls, img, boxes)
 	if len(reads) != len(boxes) {
 		return []TileSeen{}, nil
+	}
+	if r.bank != nil {
+		v := r.bank.view()
+		defer v.close()
+		reads = v.review(img, boxes, reads)
 	}
 	// Most tiles in a photo stand the same way; one lying across the others
 	// is a called tile. Photos are often stretched or turned, so a tile counts

@@ -3,6 +3,7 @@
 //	mjscan score "22444m333567p44s" --win 4s --tsumo --seat S
 //	mjscan score --jsonl < requests.jsonl > results.jsonl
 //	mjscan recognize photo.jpg --overlay out.png
+//	mjscan calibrate grid.jpg --out bank.mjb
 //	mjscan serve --addr 127.0.0.1:8080
 package main
 
@@ -18,6 +19,9 @@ Commands:
   score --jsonl          CONTRACT hand requests on stdin, results on stdout
   recognize PHOTO        find and read the tiles in a photo (--overlay out.png)
   recognize --jsonl      {"id","path"} lines on stdin, recognitions on stdout
+  calibrate PHOTO        build a template bank from a photo of your own tiles in
+                         the documented grid (--out bank.mjb); read with it by
+                         recognize --bank bank.mjb (serve: MJSCAN_BANK)
   serve [--addr H:P]     the HTTP API and phone page (settings: MJSCAN_* variables)
   rules                  list the rule sets and their presets
   version                print the engine version
@@ -44,6 +48,8 @@ func run(args []string) int {
 		return cmdScore(args[1:], os.Stdin, os.Stdout, os.Stderr)
 	case "recognize":
 		return cmdRecognize(args[1:], os.Stdin, os.Stdout, os.Stderr)
+	case "calibrate":
+		return cmdCalibrate(args[1:], os.Stdout, os.Stderr)
 	case "rules":
 		return cmdRules(os.Stdout)
 	case "version":

@@ -30,9 +30,10 @@ func cmdRecognize(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		eval    = fs.String("eval", "", "score recognition against a labelled folder (shared/data/photos/dev format) and print the metrics")
 		byClass = fs.Bool("per-class", false, "with --eval: also print precision, recall and F1 per tile code")
 		workers = fs.Int("workers", 0, "photos read at once (default: one per CPU)")
+		bank    = fs.String("bank", "", "read with the template bank of your own tile set (made by mjscan calibrate)")
 	)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: mjscan recognize PHOTO [--overlay out.png] [--json]\n"+
+		fmt.Fprintf(stderr, "usage: mjscan recognize [--bank bank.mjb] PHOTO [--overlay out.png] [--json]\n"+
 			"       mjscan recognize --jsonl < requests.jsonl\n"+
 			"       mjscan recognize --eval DIR [--per-class]\n\n")
 		fs.PrintDefaults()
@@ -44,7 +45,16 @@ func cmdRecognize(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		fs.Usage()
 		return 2
 	}
-	rec, err := vision.New(vision.Config{Workers: *workers})
+	cfg := vision.Config{Workers: *workers}
+	if *bank != "" {
+		b, err := vision.ReadBankFile(*bank)
+		if err != nil {
+			fmt.Fprintln(stderr, "mjscan recognize --bank:", err)
+			return 1
+		}
+		cfg.Bank = b
+	}
+	rec, err := vision.New(cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "mjscan recognize:", err)
 		return 1

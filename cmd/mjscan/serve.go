@@ -56,7 +56,19 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stder
 
 	deps := api.Deps{Version: version, Log: logger}
 	start := time.Now()
-	if rec, err := vision.New(vision.Config{Workers: cfg.Workers}); err != nil {
+	vcfg := vision.Config{Workers: cfg.Workers}
+	if path := getenv(envBank); path != "" {
+		// A bank named but unreadable is a configuration error: serving
+		// without it would quietly misread the set it was made for.
+		b, err := vision.ReadBankFile(path)
+		if err != nil {
+			fmt.Fprintf(stderr, "mjscan serve: bad configuration:\n%s: %v\n", envBank, err)
+			return 2
+		}
+		vcfg.Bank = b
+		logger.Printf("template bank %s: %d templates", path, len(b.Templates))
+	}
+	if rec, err := vision.New(vcfg); err != nil {
 		// Scoring still works without photos; /healthz and the
 		// recognition routes say why photos do not.
 		deps.RecognizerError = err.Error()
@@ -128,6 +140,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stder
 	}
 	return 0
 }
+
+// envBank names a template bank (mjscan calibrate) to read photos with.
+const envBank = api.EnvPrefix + "BANK"
 
 // visionRecognizer adapts the vision package's recogniser to the API's;
 // ModelVersion comes with the embedded recogniser.

@@ -1,0 +1,336 @@
+package vision
+
+import (
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"gocv.io/x/gocv"
+
+	"mjscan/scoring"
+)
+
+// GridRows is the order of the tiles in a calibration photo, row by row
+// from the top, each row left to right: the characters, the circles, the
+// bamboos, the honours (winds east south west north, then the white, green
+// and red dragons); then, when the set has them, the flowers and seasons,
+// and last the three red fives with a tile's back. The first four rows are
+// required.
+var GridRows = [][]string{
+	{"1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m"},
+	{"1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p"},
+	{"1s", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s"},
+	{"1z", "2z", "3z", "4z", "5z", "6z", "7z"},
+	{"1f", "2f", "3f", "4f", "5f", "6f", "7f", "8f"},
+	{"0m", "0p", "0s", "0z"},
+}
+
+// requiredRows is how many of GridRows every calibration photo holds.
+const requiredRows = 4
+
+// GridUsage explains the calibration layout to a person.
+const GridUsage = `Lay the tiles face up and upright, in rows from the top, with small gaps
+between tiles and between rows, and photograph them from straight above:
+  row 1: 1m 2m 3m 4m 5m 6m 7m 8m 9m   (characters)
+  row 2: 1p 2p 3p 4p 5p 6p 7p 8p 9p   (circles)
+  row 3: 1s 2s 3s 4s 5s 6s 7s 8s 9s   (bamboos)
+  row 4: 1z 2z 3z 4z 5z 6z 7z         (east south west north, white green red)
+  row 5: 1f 2f 3f 4f 5f 6f 7f 8f      (flowers then seasons; optional)
+  row 6: 0m 0p 0s 0z                  (red fives, then a tile face down; optional)
+A set without flowers may put row 6 right after row 4.`
+
+// ErrBadGrid says the calibration photo does not hold the tiles in the
+// documented grid; the wrapping error says which row is wrong.
+var ErrBadGrid = errors.New("the tiles are not laid out in the calibration grid")
+
+// BankFormat and BankVersion head every bank file; a file of another
+// format or a newer version is refused rather than misread.
+const (
+	BankFormat  = "mjscan-template-bank"
+	BankVersion = 1
+)
+
+// Template sizes: each tile is cut as the classifier cuts it (cropTile)
+// and kept at bankWidth×bankHeight. A tile being read is matched with
+// bankShift pixels of play on every side, which absorbs the wobble of the
+// detector's boxes (about a twentieth of a tile).
+var (
+	bankWidth  = 30
+	bankHeight = 40
+	bankShift  = 5
+)
+
+// maxBankBytes bounds a bank file once unzipped: 46 templates of
+// 30×40 colour pixels hold under 200 kB.
+const maxBankBytes = 8 << 20
+
+// Bank holds one template per tile of a user's own set, cut from one
+// calibration photo. Recognition matches each tile against it to confirm
+// or overturn the network's reading.
+type Bank struct {
+	Format    string     `json:"format"`
+	Version   int        `json:"version"`
+	Width     int        `json:"width"`  // template size in pixels
+	Height    int        `json:"height"` //
+	Templates []Template `json:"templates"`
+}
+
+// Template is one tile of the set as the calibration photo shows it.
+type Template struct {
+	Code string `json:"code"`
+	// Box is where the tile lies in the calibration photo, [x0 y0 x1 y1].
+	Box [4]int `json:"box"`
+	// BGR holds Width×Height×3 bytes, row by row, blue green red.
+	BGR []byte `json:"bgr"`
+	// Network is what the network read on this tile of the calibration
+	// photo, and how sure it was (it shows how well it knows the set).
+	Network    string  `json:"network,omitempty"`
+	Confidence float64 `json:"confidence,omitempty"`
+}
+
+// Codes lists the bank's tile codes in grid order.
+func (b *Bank) Codes() []string {
+	out := make([]string, len(b.Templates))
+	for i, t := range b.Templates {
+		out[i] = t.Code
+	}
+	return out
+}
+
+// Calibrate finds the tiles of a calibration photo (see GridRows), checks
+// that the rows hold the documented counts, and cuts one template per
+// tile. A photo that is not laid out as documented gives an error wrapping
+// ErrBadGrid that names the row and its count, never a guess; one that is
+// not a photo wraps ErrNotAPhoto or ErrTooLarge.
+func Calibrate(rec *Recognizer, photo []byte) (*Bank, error) {
+	img, factor, err := decodeReduced(photo, reducedMinSide)
+	defer img.Close()
+	if err != nil {
+		return nil, err
+	}
+	if img.Channels() != 3 || img.Cols() < 8 || img.Rows() < 8 {
+		return nil, fmt.Errorf("%w: the image is too small", ErrNotAPhoto)
+	}
+	boxes, reads, err := rec.findAndRead(context.Background(), img)
+	if err != nil {
+		return nil, err
+	}
+	tiles := make([]TileSeen, len(boxes))
+	idx := make([]int, len(boxes))
+	for i, b := range boxes {
+		tiles[i].Box = [4]int{int(b.x0 + 0.5), int(b.y0 + 0.5), int(b.x1 + 0.5), int(b.y1 + 0.5)}
+		idx[i] = i
+	}
+	if len(tiles) == 0 {
+		return nil, fmt.Errorf("%w: no tiles found in the photo\n%s", ErrBadGrid, GridUsage)
+	}
+	if turnedQuarter(tiles) {
+		return nil, fmt.Errorf("%w: most tiles lie sideways; stand them upright (or turn the photo a quarter)\n%s", ErrBadGrid, GridUsage)
+	}
+	// The rows are the layout step's rows, each read left to right.
+	short := medianShortSide(tiles)
+	rows := rowsOf(tiles, idx, short)
+	for _, row := range rows {
+		sortLeftToRight(tiles, row)
+	}
+	codes, err := gridCodes(rows)
+	if err != nil {
+		return nil, err
+	}
+	bank := &Bank{Format: BankFormat, Version: BankVersion, Width: bankWidth, Height: bankHeight}
+	for r, row := range rows {
+		for k, i := range row {
+			c := cropTile(img, boxes[i], bankWidth, bankHeight)
+			if c.Empty() || c.Type() != gocv.MatTypeCV8UC3 {
+				c.Close()
+				return nil, fmt.Errorf("%w: tile %s (row %d, tile %d) is too small to cut out; take the photo closer", ErrBadGrid, codes[r][k], r+1, k+1)
+			}
+			t := Template{Code: codes[r][k], Box: scaleBox(tiles[i].Box, factor), BGR: c.ToBytes()}
+			c.Close()
+			if len(reads) == len(boxes) && len(reads[i].labels) > 0 {
+				t.Network, t.Confidence = reads[i].labels[0], round3(reads[i].probs[0])
+			}
+			bank.Templates = append(bank.Templates, t)
+		}
+	}
+	return bank, bank.validate()
+}
+
+// scaleBox takes a box in a photo decoded at reduced size back to the
+// pixels of the full photo.
+func scaleBox(b [4]int, factor int) [4]int {
+	return [4]int{b[0] * factor, b[1] * factor, b[2] * factor, b[3] * factor}
+}
+
+func sortLeftToRight(tiles []TileSeen, row []int) {
+	for a := 1; a < len(row); a++ {
+		for b := a; b > 0 && tiles[row[b]].Box[0]+tiles[row[b]].Box[2] < tiles[row[b-1]].Box[0]+tiles[row[b-1]].Box[2]; b-- {
+			row[b], row[b-1] = row[b-1], row[b]
+		}
+	}
+}
+
+// gridCodes names the tiles of rows found in a calibration photo, or says
+// which row does not hold what the grid wants there.
+func gridCodes(rows [][]int) ([][]string, error) {
+	counts := make([]string, len(rows))
+	for i, r := range rows {
+		counts[i] = fmt.Sprint(len(r))
+	}
+	found := fmt.Sprintf("found %d rows holding %s tiles", len(rows), strings.Join(counts, ", "))
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("%w: %s (%s); lay the tiles out again as documented and take a new photo\n%s",
+			ErrBadGrid, fmt.Sprintf(format, a...), found, GridUsage)
+	}
+	want := func(r int) string {
+		g := GridRows[r]
+		return fmt.Sprintf("%d (%s)", len(g), strings.Join(g, " "))
+	}
+	// Each row found takes the next grid row whose count it has; the
+	// optional flower row may be skipped, nothing else.
+	var codes [][]string
+	g := 0
+	for i, r := range rows {
+		switch {
+		case g < len(GridRows) && len(r) == len(GridRows[g]):
+		case g == requiredRows && len(GridRows) > g+1 && len(r) == len(GridRows[g+1]) && i == len(rows)-1:
+			g++ // no flowers: the red fives follow the honours
+		case g < requiredRows:
+			return nil, bad("row %d has %d tiles, expected %s", i+1, len(r), want(g))
+		case g == requiredRows:
+			return nil, bad("row %d has %d tiles, expected %s or %s", i+1, len(r), want(g), want(g+1))
+		case g < len(GridRows):
+			return nil, bad("row %d has %d tiles, expected %s", i+1, len(r), want(g))
+		default:
+			return nil, bad("row %d is one row too many: the grid has at most %d rows", i+1, len(GridRows))
+		}
+		codes = append(codes, GridRows[g])
+		g++
+	}
+	if len(rows) < requiredRows {
+		return nil, bad("only %d rows; the first %d rows (characters, circles, bamboos, honours) are required", len(rows), requiredRows)
+	}
+	return codes, nil
+}
+
+// findAndRead runs the detector and the classifier on a decoded photo
+// with one worker.
+func (r *Recognizer) findAndRead(ctx context.Context, img gocv.Mat) ([]box, []reading, error) {
+	var w *worker
+	select {
+	case w = <-r.pool:
+	case <-ctx.Done():
+		return nil, nil, ctx.Err()
+	}
+	defer func() { r.pool <- w }()
+	boxes := detectTiles(&w.det, &r.det, img)
+	return boxes, classify(&w.cls, &r.cls, img, boxes), nil
+}
+
+// WithBank returns a recogniser that reads with the bank's templates as
+// well as the network. It shares r's networks and workers: close one of
+// the two, once.
+func (r *Recognizer) WithBank(b *Bank) *Recognizer {
+	c := *r
+	c.bank = b
+	return &c
+}
+
+// Save writes the bank as gzip'd JSON.
+func (b *Bank) Save(w io.Writer) error {
+	if err := b.validate(); err != nil {
+		return err
+	}
+	z := gzip.NewWriter(w)
+	if err := json.NewEncoder(z).Encode(b); err != nil {
+		return err
+	}
+	return z.Close()
+}
+
+// WriteFile saves the bank to a file.
+func (b *Bank) WriteFile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := b.Save(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// LoadBank reads a bank written by Save and checks every field.
+func LoadBank(r io.Reader) (*Bank, error) {
+	z, err := gzip.NewReader(r)
+	if err != nil {
+		return nil, errors.New("not a template bank: the file is not gzip'd (make one with mjscan calibrate)")
+	}
+	data, err := io.ReadAll(io.LimitReader(z, maxBankBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("template bank damaged: %v", err)
+	}
+	if len(data) > maxBankBytes {
+		return nil, fmt.Errorf("template bank larger than %d MB", maxBankBytes>>20)
+	}
+	var b Bank
+	if err := json.Unmarshal(data, &b); err != nil {
+		return nil, fmt.Errorf("template bank damaged: %v", err)
+	}
+	if err := b.validate(); err != nil {
+		return nil, err
+	}
+	return &b, nil
+}
+
+// ReadBankFile loads a bank from a file.
+func ReadBankFile(path string) (*Bank, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := LoadBank(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return b, nil
+}
+
+func (b *Bank) validate() error {
+	switch {
+	case b.Format != BankFormat:
+		return fmt.Errorf("not a template bank: format %q, want %q", b.Format, BankFormat)
+	case b.Version < 1 || b.Version > BankVersion:
+		return fmt.Errorf("template bank version %d; this mjscan reads versions 1 to %d", b.Version, BankVersion)
+	case b.Width < 2*bankShift+8 || b.Height < 2*bankShift+8 || b.Width > 256 || b.Height > 256:
+		return fmt.Errorf("template bank: templates of %d×%d pixels; want %d to 256 a side", b.Width, b.Height, 2*bankShift+8)
+	}
+	seen := map[string]bool{}
+	for i, t := range b.Templates {
+		if ts, err := scoring.ParseTiles(t.Code); err != nil || len(ts) != 1 {
+			return fmt.Errorf("template bank: template %d has code %q, not a tile code", i+1, t.Code)
+		}
+		if seen[t.Code] {
+			return fmt.Errorf("template bank: two templates for %s", t.Code)
+		}
+		seen[t.Code] = true
+		if len(t.BGR) != b.Width*b.Height*3 {
+			return fmt.Errorf("template bank: template %s holds %d bytes, want %d×%d×3", t.Code, len(t.BGR), b.Width, b.Height)
+		}
+	}
+	for _, row := range GridRows[:requiredRows] {
+		for _, c := range row {
+			if !seen[c] {
+				return fmt.Errorf("template bank: no template for %s", c)
+			}
+		}
+	}
+	return nil
+}
