@@ -1,0 +1,293 @@
+"""Tile fronts (face art on a tile front) for synth.py.
+
+A front is a BGRA image FH x FW (3:4 portrait) with a rounded-rectangle alpha.
+The tile body (thickness) is drawn later, at placement time (synth_scene).
+"""
+import cv2
+import numpy as np
+
+import synth_art as A
+
+FW, FH = 120, 160          # front size in px (sprite resolution)
+RADIUS = 0.11              # corner radius as a fraction of FW
+ART_MARGIN = 0.10          # margin around the art, fraction of FW
+
+IVORY = (232, 240, 244)    # BGR
+FRONT_COLOURS = {          # per set: BGR of the front surface and of its art
+    "jade": (52, 78, 38),  # dark jade green: jade's art is white
+}
+
+# body (back) colours, BGR
+BODY_COLOURS = {
+    "green": (60, 130, 40), "blue": (170, 95, 40), "yellow": (50, 185, 225),
+    "orange": (40, 120, 230), "darkred": (35, 35, 135), "black": (32, 30, 30),
+    "white": (220, 228, 232), "teal": (130, 125, 30), "lightblue": (215, 170, 110),
+    "pink": (170, 150, 235),
+}
+
+
+def rounded_rect_points(w, h, r, per_corner=6):
+    """Outline of a w x h rounded rectangle (corner radius r), float (N, 2)."""
+    pts = []
+    centres = [(w - r, r, -90), (w - r, h - r, 0), (r, h - r, 90), (r, r, 180)]
+    for cx, cy, a0 in centres:
+        for k in range(per_corner + 1):
+            a = np.deg2rad(a0 + 90.0 * k / per_corner)
+            pts.append((cx + r * np.cos(a), cy + r * np.sin(a)))
+    return np.array(pts, np.float32)
+
+
+def rounded_mask(w, h, r, ss=4):
+    m = np.zeros((h * ss, w * ss), np.uint8)
+    pts = rounded_rect_points(w * ss, h * ss, r * ss, 12)
+    cv2.fillPoly(m, [np.round(pts).astype(np.int32)], 255, cv2.LINE_AA)
+    return cv2.resize(m, (w, h), interpolation=cv2.INTER_AREA)
+
+
+_MASK = None
+
+
+def front_mask():
+    global _MASK
+    if _MASK is None:
+        _MASK = rounded_mask(FW, FH, FW * RADIUS)
+    return _MASK
+
+
+def blank_front(colour, rng=None, shade=True):
+    """BGRA front of plain `colour` with a soft top-left light and edge bevel."""
+    col = np.array(colour, np.float32)
+    yy, xx = np.mgrid[0:FH, 0:FW].astype(np.float32)
+    g = 1.0 + 0.05 * (1 - yy / FH) + 0.02 * (1 - xx / FW)
+    img = col[None, None, :] * g[:, :, None]
+    if shade:
+        # bevel: darken a thin band along the edge
+        m = front_mask().astype(np.float32) / 255
+        er = cv2.erode(m, np.ones((5, 5), np.uint8))
+        band = np.clip(m - cv2.GaussianBlur(er, (0, 0), 2.0), 0, 1)
+        img *= (1 - 0.18 * band)[:, :, None]
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    return np.dstack([img, front_mask()])
+
+
+def alpha_over(dst_bgr, src_bgra, x, y):
+    """Composite src (BGRA) onto dst (BGR float or uint8) at (x, y), in place."""
+    h, w = src_bgra.shape[:2]
+    a = src_bgra[:, :, 3:4].astype(np.float32) / 255
+    roi = dst_bgr[y:y + h, x:x + w].astype(np.float32)
+    roi = src_bgra[:, :, :3].astype(np.float32) * a + roi * (1 - a)
+    dst_bgr[y:y + h, x:x + w] = np.clip(roi, 0, 255).astype(dst_bgr.dtype)
+
+
+def fit_art(art, box_w, box_h):
+    h, w = art.shape[:2]
+    s = min(box_w / w, box_h / h)
+    nw, nh = max(1, int(round(w * s))), max(1, int(round(h * s)))
+    return cv2.resize(art, (nw, nh), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_CUBIC)
+
+
+def place_art(front, art, scale=1.0):
+    """Centre `art` (BGRA) in the front's art box."""
+    m = int(FW * ART_MARGIN)
+    bw, bh = (FW - 2 * m) * scale, (FH - 2 * m) * scale
+    a = fit_art(art, bw, bh)
+    x = (FW - a.shape[1]) // 2
+    y = (FH - a.shape[0]) // 2
+    out = front.copy()
+    rgb = out[:, :, :3].copy()
+    alpha_over(rgb, a, x, y)
+    out[:, :, :3] = rgb
+    return out
+
+
+def recolour_red(art, light_art=False):
+    """Suit art redrawn in red (red fives): ink hue -> red, keep its shading."""
+    out = art.copy()
+    bgr = art[:, :, :3].astype(np.float32)
+    lum = bgr.mean(axis=2)
+    hsv = cv2.cvtColor(art[:, :, :3], cv2.COLOR_BGR2HSV).astype(np.float32)
+    sat = hsv[:, :, 1]
+    if light_art:
+        ink = np.ones_like(lum, bool)
+    else:
+        ink = (lum < 200) | (sat > 60)
+    t = np.clip(lum / 255.0, 0, 1)
+    red = np.stack([25 + 45 * t, 25 + 45 * t, 150 + 90 * t], axis=2)
+    bgr[ink] = red[ink]
+    out[:, :, :3] = np.clip(bgr, 0, 255).astype(np.uint8)
+    return out
+
+
+def frame_art(colour, light=False):
+    """A white-dragon frame face (for sets whose white dragon is blank)."""
+    w, h = 200, 260
+    im = np.zeros((h, w, 4), np.uint8)
+    col = tuple(int(c) for c in colour) + (255,)
+    cv2.rectangle(im, (6, 6), (w - 7, h - 7), col, 14, cv2.LINE_AA)
+    cv2.rectangle(im, (34, 34), (w - 35, h - 35), col, 6, cv2.LINE_AA)
+    return im
+
+
+def art_visible(front, art_front):
+    d = np.abs(front[:, :, :3].astype(np.int16) - art_front[:, :, :3].astype(np.int16)).max(axis=2)
+    return (d > 40).mean() > 0.04
+
+
+def set_front_colour(setname):
+    return FRONT_COLOURS.get(setname, IVORY)
+
+
+_front_cache = {}
+
+
+def tileset_front(setname, code):
+    """Front of a code drawn from the tileset (incl. red fives); cached."""
+    key = (setname, code)
+    if key in _front_cache:
+        return _front_cache[key]
+    fc = set_front_colour(setname)
+    light_art = setname in FRONT_COLOURS
+    base = blank_front(fc)
+    c = code
+    red = c[0] == "0" and c[1] in "mps"
+    if red:
+        c = "5" + c[1]
+    elem = A.element_for(c, setname)
+    art = A.render_element(setname, elem, 256)
+    if art is None:
+        raise SystemExit(f"{setname}: element {elem} missing")
+    if red:
+        art = recolour_red(art, light_art)
+    out = place_art(base, art)
+    if c == "5z" and not art_visible(base, out):
+        # blank white dragon: give it a frame face (blue, or white on jade)
+        col = (235, 235, 235) if light_art else (165, 95, 35)
+        out = place_art(base, frame_art(col), 0.92)
+    _front_cache[key] = out
+    return out
+
+
+def back_front(colour, rng):
+    """Face-down tile: plain body colour with a slight gradient and texture."""
+    col = np.array(colour, np.float32)
+    yy, xx = np.mgrid[0:FH, 0:FW].astype(np.float32)
+    ang = rng.uniform(0, 2 * np.pi)
+    g = 1.0 + rng.uniform(0.03, 0.12) * ((xx / FW - 0.5) * np.cos(ang) + (yy / FH - 0.5) * np.sin(ang))
+    img = col[None, None, :] * g[:, :, None]
+    low = cv2.resize(rng.normal(0, 1, (6, 5)).astype(np.float32), (FW, FH), interpolation=cv2.INTER_CUBIC)
+    img += (low * rng.uniform(2, 8))[:, :, None]
+    img += rng.normal(0, rng.uniform(1, 4), (FH, FW, 1)).astype(np.float32)
+    if rng.random() < 0.3:   # fine pattern (embossed back)
+        step = int(rng.integers(8, 16))
+        img[::step] *= 0.93
+        img[:, ::step] *= 0.93
+    m = front_mask().astype(np.float32) / 255
+    er = cv2.erode(m, np.ones((5, 5), np.uint8))
+    band = np.clip(m - cv2.GaussianBlur(er, (0, 0), 2.0), 0, 1)
+    img *= (1 - 0.2 * band)[:, :, None]
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    return np.dstack([img, front_mask()])
+
+
+# ------------------------------------------------------------ rare k/j faces
+SEATS = ["東", "南", "西", "北"]
+JOKER_SUIT = {1: "帝", 2: "筒", 3: "索", 4: "萬", 5: "色", 6: "風", 7: "龍", 8: "花"}
+
+TRAIN_FONTS = ["NotoSansCJK-Regular.ttc", "NotoSansCJK-Bold.ttc"]
+HELDOUT_FONTS = ["NotoSerifCJK-Regular.ttc", "NotoSerifCJK-Bold.ttc"]
+TRAIN_INKS = [(30, 30, 190), (25, 25, 25), (150, 70, 20), (40, 120, 30)]   # red black blue green
+HELDOUT_INKS = [(120, 30, 110), (30, 70, 120), (90, 90, 20)]             # purple brown teal
+
+
+def _ink(mask, colour):
+    m = mask.astype(np.float32) / 255
+    img = np.zeros(mask.shape + (4,), np.uint8)
+    img[:, :, :3] = colour
+    img[:, :, 3] = mask
+    return img
+
+
+def _stack(parts, gap=0.08):
+    """Stack BGRA parts vertically, centred."""
+    w = max(p.shape[1] for p in parts)
+    g = int(gap * w)
+    h = sum(p.shape[0] for p in parts) + g * (len(parts) - 1)
+    out = np.zeros((h, w, 4), np.uint8)
+    y = 0
+    for p in parts:
+        x = (w - p.shape[1]) // 2
+        out[y:y + p.shape[0], x:x + p.shape[1]] = p
+        y += p.shape[0] + g
+    return out
+
+
+def _scaled(mask, width):
+    h, w = mask.shape
+    s = width / w
+    return cv2.resize(mask, (max(1, int(width)), max(1, int(h * s))), interpolation=cv2.INTER_AREA)
+
+
+def rare_art(code, variant, rng):
+    """Art for 1k-8k, 1j-9j. variant: 'train' or 'heldout'."""
+    fonts = TRAIN_FONTS if variant == "train" else HELDOUT_FONTS
+    inks = TRAIN_INKS if variant == "train" else HELDOUT_INKS
+    fnt = fonts[int(rng.integers(len(fonts)))]
+    ink = inks[int(rng.integers(len(inks)))]
+    ink2 = inks[int(rng.integers(len(inks)))]
+    n, s = int(code[0]), code[1]
+    if s == "j" and n == 9:
+        word = A.text_mask("JOKER", fnt, 110)
+        if rng.random() < 0.5 or variant == "heldout":
+            # vertical letters, NMJL style, or a horizontal word
+            letters = [_scaled(A.text_mask(ch, fnt, 110), 60) for ch in "JOKER"]
+            letters = [l if l.shape[1] > 30 else l for l in letters]
+            return _stack([_ink(l, ink) for l in letters], 0.12)
+        return _ink(word, ink)
+    if s == "k":
+        big = "王" if n <= 4 else "后"
+        seat = SEATS[(n - 1) % 4]
+        bigm = _scaled(A.text_mask(big, fnt, 160), 200)
+        seatm = _scaled(A.text_mask(seat, fnt, 120), 110)
+        parts = [_ink(seatm, ink2), _ink(bigm, ink)]
+        if variant == "heldout" or rng.random() < 0.4:
+            parts = parts[::-1]
+        return _stack(parts, 0.1)
+    # jokers 1j-8j: suit glyph over a big 百搭 (emperor: 皇 over 帝)
+    top = "皇" if n == 1 else "百搭"
+    suit = JOKER_SUIT[n]
+    topm = _scaled(A.text_mask(top, fnt, 130), 200 if n != 1 else 170)
+    suitm = _scaled(A.text_mask(suit, fnt, 140), 150)
+    parts = [_ink(suitm, ink2), _ink(topm, ink)]
+    if variant == "heldout" or rng.random() < 0.5:
+        parts = parts[::-1]
+    return _stack(parts, 0.1)
+
+
+def rare_front(setname, code, variant, index):
+    """Front of a rare k/j code; `index` picks one of several variants."""
+    key = (setname, code, variant, index)
+    if key in _front_cache:
+        return _front_cache[key]
+    rng = np.random.default_rng(A.stable_seed("rare", code, variant, index))
+    fc = set_front_colour(setname)
+    art = rare_art(code, variant, rng)
+    if setname in FRONT_COLOURS:   # dark fronts: light ink
+        art = art.copy()
+        art[:, :, :3] = 255 - (255 - art[:, :, :3]) // 4
+    base = blank_front(fc)
+    if variant == "heldout" or rng.random() < 0.3:
+        # a thin frame around the face
+        frame = frame_art(tuple(int(c) for c in art[art[:, :, 3] > 0][0, :3]) if (art[:, :, 3] > 0).any() else (0, 0, 0))
+        frame[:, :, 3] = (frame[:, :, 3].astype(np.float32) * 0.5).astype(np.uint8)
+        base = place_art(base, frame, 1.08)
+    out = place_art(base, art, 0.9)
+    _front_cache[key] = out
+    return out
+
+
+def codes_for(rare):
+    from synth_art import ORDINARY, FLOWERS, REDS, BACK, RARE_KJ
+    cs = ORDINARY + FLOWERS + REDS + [BACK]
+    if rare in ("train", "heldout"):
+        cs += RARE_KJ
+    return cs
