@@ -196,20 +196,20 @@ SUITED = [c for c in ORD if c[1] in "mps"]
 class Sampler:
     def __init__(self, rare):
         self.rare = rare
-        w_red = 0.45 if rare != "heldout" else 0.8
-        w_kj = 0.38 if rare != "heldout" else 0.7
+        w_red = 0.45 if rare != "heldout" else 1.0
+        w_kj = 0.36 if rare != "heldout" else 0.85
         codes = list(ORD) + ["0m", "0p", "0s"]
         weights = [1.0] * len(ORD) + [w_red] * 3
         if rare in ("train", "heldout"):
-            codes += [f"{n}j" for n in range(1, 10)]
-            weights += [w_kj] * 9
+            codes += [f"{n}j" for n in range(1, 10)] + [f"{n}k" for n in range(1, 9)]
+            weights += [w_kj] * 9 + [w_kj * (0.5 if rare == "train" else 0.8)] * 8
         self.codes = codes
         self.p = np.array(weights) / sum(weights)
         bonus = list(A.FLOWERS)
         bw = [1.0] * 8
         if rare in ("train", "heldout"):
             bonus += [f"{n}k" for n in range(1, 9)]
-            bw += [1.2 if rare == "train" else 1.6] * 8
+            bw += [1.5 if rare == "train" else 2.0] * 8
         self.bonus = bonus
         self.bp = np.array(bw) / sum(bw)
 
@@ -220,7 +220,7 @@ class Sampler:
         return self.bonus[rng.choice(len(self.bonus), p=self.bp)]
 
     def any_tile(self, rng):
-        return self.bonus_tile(rng) if rng.random() < 0.12 else self.tile(rng)
+        return self.bonus_tile(rng) if rng.random() < 0.2 else self.tile(rng)
 
 
 def meld(rng, smp):
@@ -278,7 +278,7 @@ def build_layout(rng, smp):
         elif melds:
             rows.append(melds)
         rows.append(hand)
-        if rng.random() < 0.35:   # flowers set aside
+        if rng.random() < 0.5:    # flowers set aside
             rows.append([(smp.bonus_tile(rng), 0, g()) for _ in range(int(rng.integers(1, 5)))])
     elif kind == "block":
         nr, nc = int(rng.integers(1, 6)), int(rng.integers(2, 7))
@@ -336,7 +336,7 @@ def make_scene(idx, seed, sets, rare, quality=None):
     tiles = []
     # target tile height in output px
     u = rng.random()
-    th_out = np.exp(rng.uniform(np.log(30), np.log(120))) if u < 0.8 else rng.uniform(16, 30)
+    th_out = np.exp(rng.uniform(np.log(35), np.log(150))) if u < 0.85 else np.exp(rng.uniform(np.log(16), np.log(35)))
     off_dir = np.array([rng.uniform(-0.12, 0.12), rng.uniform(0.04, 0.26) * (1 if rng.random() < 0.85 else -0.6)])
     if kind == "scatter":
         n = int(rng.integers(5, 20))
@@ -353,7 +353,7 @@ def make_scene(idx, seed, sets, rare, quality=None):
             placed.append((cx, cy))
             code = smp.any_tile(rng) if rng.random() < 0.85 else "0z"
             q = int(rng.choice(4, p=[0.45, 0.2, 0.15, 0.2]))
-            tiles.append((code, q, rng.uniform(-25, 25), cx, cy, th))
+            tiles.append((code, q, rng.uniform(-25, 25), cx, cy, th, -1))
     else:
         upside = [rng.random() < 0.12 for _ in rows]
         geo = [row_geometry(r) for r in rows]
@@ -380,21 +380,21 @@ def make_scene(idx, seed, sets, rare, quality=None):
                     q = (q + 2) % 4
                 px = cx0 + (lx * ca - ly * sa) * th
                 py = cy0 + (lx * sa + ly * ca) * th
-                tiles.append((code, q, angle + rng.uniform(-jit, jit), px, py, th))
+                tiles.append((code, q, angle + rng.uniform(-jit, jit), px, py, th, ri))
     tile_objs = []
-    for code, q, ang, px, py, th_ in tiles:
+    for code, q, ang, px, py, th_, _ in tiles:
         front = front_for(setname, code, rare, rng, body)
         tile_objs.append(S.Tile(code, front, q, ang, px, py, th_, back=(code == "0z")))
     th_mean = np.mean([t.th for t in tile_objs]) if tile_objs else 40
     offset = tuple(off_dir * th_mean)
     rack = None
     if kind == "game" and rng.random() < 0.3 and tiles:
-        last = [t for t in tile_objs[-14:]]
-        pts = np.array([[t.cx, t.cy] for t in last], np.float32)
+        longest = max(range(len(rows)), key=lambda r: len(rows[r]))
+        pts = np.array([[t.cx, t.cy] for t, tt in zip(tile_objs, tiles) if tt[6] == longest], np.float32)
         hull = cv2.convexHull(pts)[:, 0, :]
         c = hull.mean(0)
         rack_pts = c + (hull - c) * 1.0
-        rack_pts = cv2.convexHull(np.vstack([rack_pts + [dx, dy] for dx in (-th_mean * 0.6, th_mean * 0.6)
+        rack_pts = cv2.convexHull(np.vstack([rack_pts + np.float32([dx, dy]) for dx in (-th_mean * 0.6, th_mean * 0.6)
                                              for dy in (-th_mean * 0.2, th_mean * 0.85)]))[:, 0, :]
         rack = (rack_pts, tuple(float(v) for v in [(40, 40, 40), (225, 225, 225), (60, 110, 40), (150, 90, 40)][int(rng.integers(4))]))
     table = S.table_texture(rng, ch, cw)
