@@ -42,7 +42,8 @@ between tiles and between rows, and photograph them from straight above:
   row 4: 1z 2z 3z 4z 5z 6z 7z         (east south west north, white green red)
   row 5: 1f 2f 3f 4f 5f 6f 7f 8f      (flowers then seasons; optional)
   row 6: 0m 0p 0s 0z                  (red fives, then a tile face down; optional)
-A set without flowers may put row 6 right after row 4.`
+A set without flowers puts row 6 right after row 4; the face-down tile may
+be left out.`
 
 // ErrBadGrid says the calibration photo does not hold the tiles in the
 // documented grid; the wrapping error says which row is wrong.
@@ -55,13 +56,14 @@ const (
 	BankVersion = 1
 )
 
-// Template sizes: each tile is cut as the classifier cuts it (cropTile)
-// and kept at bankWidth×bankHeight. A tile being read is matched with
-// bankShift pixels of play on every side, which absorbs the wobble of the
-// detector's boxes (about a twentieth of a tile).
-var (
-	bankWidth  = 30
-	bankHeight = 40
+// Template sizes: each tile is cut upright with cropTile's margin and kept
+// at bankWidth×bankHeight. A tile being read is matched with bankShift
+// pixels of play on every side: the detector's boxes wobble, and hold the
+// side of the tile as well as its face, more or less of it from photo to
+// photo (measured: play of 1 or 2 pixels found a third fewer tiles than 5).
+const (
+	bankWidth  = 24
+	bankHeight = 32
 	bankShift  = 5
 )
 
@@ -145,7 +147,7 @@ func Calibrate(rec *Recognizer, photo []byte) (*Bank, error) {
 	bank := &Bank{Format: BankFormat, Version: BankVersion, Width: bankWidth, Height: bankHeight}
 	for r, row := range rows {
 		for k, i := range row {
-			c := cropTile(img, boxes[i], bankWidth, bankHeight)
+			c := cutTurned(img, boxes[i], 0, bankWidth, bankHeight)
 			if c.Empty() || c.Type() != gocv.MatTypeCV8UC3 {
 				c.Close()
 				return nil, fmt.Errorf("%w: tile %s (row %d, tile %d) is too small to cut out; take the photo closer", ErrBadGrid, codes[r][k], r+1, k+1)
@@ -192,24 +194,40 @@ func gridCodes(rows [][]int) ([][]string, error) {
 		return fmt.Sprintf("%d (%s)", len(g), strings.Join(g, " "))
 	}
 	// Each row found takes the next grid row whose count it has; the
-	// optional flower row may be skipped, nothing else.
+	// optional flower row may be skipped, and the back at the end of the
+	// last row left out, nothing else.
+	fits := func(r []int, g int) []string {
+		switch {
+		case g >= len(GridRows):
+			return nil
+		case len(r) == len(GridRows[g]):
+			return GridRows[g]
+		case g == len(GridRows)-1 && len(r) == len(GridRows[g])-1:
+			return GridRows[g][:len(r)]
+		}
+		return nil
+	}
 	var codes [][]string
 	g := 0
 	for i, r := range rows {
+		c := fits(r, g)
+		if c == nil && g == requiredRows && i == len(rows)-1 {
+			if c = fits(r, g+1); c != nil {
+				g++ // no flowers: the red fives follow the honours
+			}
+		}
 		switch {
-		case g < len(GridRows) && len(r) == len(GridRows[g]):
-		case g == requiredRows && len(GridRows) > g+1 && len(r) == len(GridRows[g+1]) && i == len(rows)-1:
-			g++ // no flowers: the red fives follow the honours
-		case g < requiredRows:
+		case c != nil:
+		case g < len(GridRows)-1 && g != requiredRows:
 			return nil, bad("row %d has %d tiles, expected %s", i+1, len(r), want(g))
 		case g == requiredRows:
-			return nil, bad("row %d has %d tiles, expected %s or %s", i+1, len(r), want(g), want(g+1))
-		case g < len(GridRows):
-			return nil, bad("row %d has %d tiles, expected %s", i+1, len(r), want(g))
+			return nil, bad("row %d has %d tiles, expected %s or, in a set without flowers, %s", i+1, len(r), want(g), want(g+1))
+		case g == len(GridRows)-1:
+			return nil, bad("row %d has %d tiles, expected %s, or the three red fives without the back", i+1, len(r), want(g))
 		default:
 			return nil, bad("row %d is one row too many: the grid has at most %d rows", i+1, len(GridRows))
 		}
-		codes = append(codes, GridRows[g])
+		codes = append(codes, c)
 		g++
 	}
 	if len(rows) < requiredRows {
