@@ -62,7 +62,6 @@ func (b *Bank) view() *bankView {
 
 func (v *bankView) close() { v.montage.Close() }
 
-
 // prepare turns a W×H colour cut into what is matched: the colours, a
 // little blurred (the cuts of one tile in two photos differ by a pixel or
 // two however carefully they are made; colour tells apart faces alike in
