@@ -1,0 +1,105 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCalibrateThenRecognize: calibrate on the egypt grid, then read an
+// egypt scene with the bank, as text, as JSON lines, and as an evaluation.
+func TestCalibrateThenRecognize(t *testing.T) {
+	dir := t.TempDir()
+	bank := filepath.Join(dir, "egypt.mjb")
+	overlay := filepath.Join(dir, "grid.png")
+	var out, errOut bytes.Buffer
+	if code := cmdCalibrate([]string{"../../testdata/synth/egypt-grid.jpg", "--out", bank, "--overlay", overlay}, &out, &errOut); code != 0 {
+		t.Fatalf("calibrate: exit %d: %s", code, errOut.String())
+	}
+	for _, want := range []string{"row 1: 1m 2m 3m 4m 5m 6m 7m 8m 9m", "row 6: 0m 0p 0s", "45 templates written to " + bank, "the network alone reads"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("calibrate output lacks %q:\n%s", want, out.String())
+		}
+	}
+	for _, f := range []string{bank, overlay} {
+		if st, err := os.Stat(f); err != nil || st.Size() == 0 {
+			t.Errorf("%s not written: %v", f, err)
+		}
+	}
+
+	scene := "../../testdata/synth/egypt/synth_3_00001.jpg"
+	out.Reset()
+	if code := cmdRecognize([]string{"--bank", bank, "--json", scene}, nil, &out, &errOut); code != 0 {
+		t.Fatalf("recognize --bank: exit %d: %s", code, errOut.String())
+	}
+	plain := bytes.Buffer{}
+	if code := cmdRecognize([]string{"--json", scene}, nil, &plain, &errOut); code != 0 {
+		t.Fatalf("recognize: exit %d: %s", code, errOut.String())
+	}
+	if out.String() == plain.String() {
+		t.Error("the bank changed nothing in an egypt scene")
+	}
+
+	out.Reset()
+	in := `{"id":"a","path":"` + scene + `"}`
+	if code := cmdRecognize([]string{"--bank", bank, "--jsonl"}, strings.NewReader(in), &out, &errOut); code != 0 {
+		t.Fatalf("recognize --bank --jsonl: exit %d: %s", code, errOut.String())
+	}
+	var r struct {
+		ID    string            `json:"id"`
+		OK    bool              `json:"ok"`
+		Tiles []json.RawMessage `json:"tiles"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil || r.ID != "a" || !r.OK || len(r.Tiles) == 0 {
+		t.Errorf("recognize --bank --jsonl: %v %s", err, out.String())
+	}
+
+	out.Reset()
+	if code := cmdRecognize([]string{"--bank", bank, "--eval", "../../testdata/synth/egypt"}, nil, &out, &errOut); code != 0 || !strings.Contains(out.String(), "tile F1") {
+		t.Errorf("recognize --bank --eval: exit %d: %s%s", code, out.String(), errOut.String())
+	}
+
+	// The service reads with the bank named in MJSCAN_BANK.
+	apiURL, _ := startServe(t, map[string]string{"MJSCAN_BANK": bank})
+	ct, body := photoForm(t)
+	resp, err := http.Post(apiURL+"/v1/recognitions", ct, bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("recognition with MJSCAN_BANK: status %d", resp.StatusCode)
+	}
+}
+
+// TestCalibrateErrors: a photo that is not the grid, and a bank file that
+// is not a bank, fail with a reason and a non-zero exit.
+func TestCalibrateErrors(t *testing.T) {
+	var out, errOut bytes.Buffer
+	dir := t.TempDir()
+	if code := cmdCalibrate([]string{"../../testdata/photos/hand-017.jpg", "--out", filepath.Join(dir, "b.mjb")}, &out, &errOut); code != 1 ||
+		!strings.Contains(errOut.String(), "not laid out in the calibration grid") || !strings.Contains(errOut.String(), "row 1:") {
+		t.Errorf("calibrate on a hand photo: exit %d: %s", code, errOut.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "b.mjb")); err == nil {
+		t.Error("a bank was written for a bad grid")
+	}
+	errOut.Reset()
+	if code := cmdCalibrate(nil, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "row 4: 1z 2z 3z 4z 5z 6z 7z") {
+		t.Errorf("calibrate without a photo: exit %d, usage:\n%s", code, errOut.String())
+	}
+	errOut.Reset()
+	if code := cmdRecognize([]string{"--bank", "../../go.mod", "../../testdata/photos/hand-017.jpg"}, nil, &out, &errOut); code != 1 || !strings.Contains(errOut.String(), "not a template bank") {
+		t.Errorf("recognize with a bad bank: exit %d: %s", code, errOut.String())
+	}
+	errOut.Reset()
+	env := map[string]string{"MJSCAN_BANK": "../../go.mod", "MJSCAN_ADDR": "127.0.0.1:0", "MJSCAN_METRICS_ADDR": "off"}
+	if code := serve(context.Background(), nil, func(k string) string { return env[k] }, &errOut, nil); code != 2 || !strings.Contains(errOut.String(), "MJSCAN_BANK") {
+		t.Errorf("serve with a bad bank: exit %d: %s", code, errOut.String())
+	}
+}
