@@ -6,7 +6,7 @@ export CGO_ENABLED := 1
 GO ?= go
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: build test run bench fuzz train clean
+.PHONY: build test run bench fuzz train train-check clean
 
 build:
 	$(GO) build -o bin/mjscan ./cmd/mjscan
@@ -52,6 +52,9 @@ fuzz:
 # Debian's python3-torch python3-numpy python3-opencv). CI never retrains.
 train:
 	sh models/train/train.sh
+
+train-check:
+	sh models/train/check_repro.sh
 
 clean:
 	rm -rf bin

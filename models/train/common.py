@@ -4,10 +4,14 @@ import os
 import cv2
 import numpy as np
 
-# The classes the classifier learns: the codes present in the labelled photos
-# (the 34 tiles and the 8 flowers/seasons). CONTRACT code order.
+# The classes the classifier learns, every CONTRACT tile code: the 34 tiles
+# and the 8 flowers/seasons (present in the labelled photos), then red fives,
+# Vietnamese kings/queens, jokers (1j-8j Vietnamese, 9j American) and the
+# tile back (taught by the synthetic scenes of synth.py).
 CLASSES = ([f"{n}{s}" for s in "mps" for n in range(1, 10)] +
-           [f"{n}z" for n in range(1, 8)] + [f"{n}f" for n in range(1, 9)])
+           [f"{n}z" for n in range(1, 8)] + [f"{n}f" for n in range(1, 9)] +
+           ["0m", "0p", "0s"] + [f"{n}k" for n in range(1, 9)] +
+           [f"{n}j" for n in range(1, 10)] + ["0z"])
 
 CROP_W, CROP_H = 48, 64   # classifier input, portrait
 MARGIN = 0.06             # box grown by this share of its size on each side
@@ -27,8 +31,14 @@ def photos_dir():
 
 
 def load_split(split):
-    """Yield (stem, image BGR, [(code, x0, y0, x1, y1)]) for a split."""
-    d = os.path.join(photos_dir(), split)
+    """Yield (stem, image BGR, [(code, x0, y0, x1, y1)]) for a split of the
+    labelled photos."""
+    return load_dir(os.path.join(photos_dir(), split))
+
+
+def load_dir(d):
+    """Yield (stem, image BGR, [(code, x0, y0, x1, y1)]) for a labelled folder
+    (lines `CODE x0 y0 x1 y1`, an optional 6th field `r` marks a sideways tile)."""
     for name in sorted(os.listdir(d)):
         if not name.endswith(".jpg"):
             continue
@@ -37,8 +47,8 @@ def load_split(split):
         with open(os.path.join(d, stem + ".txt")) as f:
             for line in f:
                 p = line.split()
-                if len(p) == 5:
-                    boxes.append((p[0],) + tuple(int(v) for v in p[1:]))
+                if len(p) in (5, 6):
+                    boxes.append((p[0],) + tuple(int(v) for v in p[1:5]))
         img = cv2.imread(os.path.join(d, name), cv2.IMREAD_COLOR)
         yield stem, img, boxes
 
@@ -60,3 +70,23 @@ def crop_tile(img, x0, y0, x1, y1):
     if (ix1 - ix0) > 1.15 * (iy1 - iy0):
         c = cv2.rotate(c, cv2.ROTATE_90_CLOCKWISE)
     return cv2.resize(c, (CROP_W, CROP_H), interpolation=cv2.INTER_AREA)
+
+
+def crop_turned(img, x0, y0, x1, y1, deg):
+    """The crop the recogniser would cut if the tile in the box lay turned
+    by deg degrees in the photo: the neighbourhood is turned about the box
+    centre and the axis-aligned bounds of the turned box are cut, as
+    crop_tile cuts a detector box around a tilted tile."""
+    if abs(deg) < 0.5:
+        return crop_tile(img, x0, y0, x1, y1)
+    w, h = x1 - x0, y1 - y0
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    a = np.deg2rad(deg)
+    bw = w * abs(np.cos(a)) + h * abs(np.sin(a))
+    bh = w * abs(np.sin(a)) + h * abs(np.cos(a))
+    r = int(np.ceil(max(bw, bh) * (0.5 + MARGIN))) + 2
+    M = cv2.getRotationMatrix2D((float(cx), float(cy)), deg, 1.0)
+    M[0, 2] += r - cx
+    M[1, 2] += r - cy
+    patch = cv2.warpAffine(img, M, (2 * r, 2 * r), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    return crop_tile(patch, r - bw / 2, r - bh / 2, r + bw / 2, r + bh / 2)

@@ -21,7 +21,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from common import DET_SIZE, STRIDE, load_split
+from common import DET_SIZE, STRIDE, load_dir, load_split
 
 torch.set_num_threads(1)
 random.seed(5)
@@ -62,6 +62,46 @@ class TileDetector(nn.Module):
         return torch.cat([torch.sigmoid(self.heat(h)), self.box(h)], 1)
 
 
+def load_onnx(net, path):
+    """Load an exported detector back into net. The export folded each
+    BatchNorm into the convolution before it, so every BatchNorm becomes the
+    identity (mean 0, variance 1 - eps, scale 1) and takes the folded bias;
+    fine-tuning then keeps BatchNorm frozen (freeze_bn) so that stays true."""
+    import onnx
+    from onnx import numpy_helper
+    model = onnx.load(path)
+    init = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    convs = [n for n in model.graph.node if n.op_type == "Conv"]
+    mods = [m for m in net.modules() if isinstance(m, nn.Conv2d)]
+    if len(convs) != len(mods):
+        raise SystemExit(f"{path}: {len(convs)} convolutions, the network has {len(mods)}")
+    bns = {}
+    for name, m in net.named_modules():
+        if isinstance(m, nn.Sequential) and len(m) == 3 and isinstance(m[1], nn.BatchNorm2d):
+            bns[id(m[0])] = m[1]
+    with torch.no_grad():
+        for node, conv in zip(convs, mods):
+            w = torch.from_numpy(init[node.input[1]].copy())
+            b = torch.from_numpy(init[node.input[2]].copy())
+            if w.shape != conv.weight.shape:
+                raise SystemExit(f"{path}: convolution {node.name} has shape {tuple(w.shape)}, want {tuple(conv.weight.shape)}")
+            conv.weight.copy_(w)
+            bn = bns.get(id(conv))
+            if bn is None:
+                conv.bias.copy_(b)
+                continue
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(b)
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0 - bn.eps)
+
+
+def freeze_bn(net):
+    for m in net.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.eval()
+
+
 def targets(boxes, size):
     n = size // STRIDE
     heat = np.zeros((n, n), np.float32)
@@ -84,11 +124,17 @@ def targets(boxes, size):
     return heat, reg, mask
 
 
+# Range of the random scale of a training window (relative to a 640 px
+# photo squashed to DET_SIZE). Lower bounds teach tiles larger than the
+# photos' usual ones (close-ups of a few tiles were missed on dev).
+scale_range = (0.7, 1.5)
+
+
 def sample(img, boxes, rng):
     """A random training window: scale, stretch, crop, quarter turns, flips, colour."""
-    s = DET_SIZE / 640 * rng.uniform(0.7, 1.5)
-    sx, sy = s * rng.uniform(0.85, 1.15), s * rng.uniform(0.85, 1.15)
     H, W = img.shape[:2]
+    s = DET_SIZE / max(H, W) * rng.uniform(*scale_range)
+    sx, sy = s * rng.uniform(0.85, 1.15), s * rng.uniform(0.85, 1.15)
     nw, nh = max(8, int(W * sx)), max(8, int(H * sy))
     im = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA)
     bs = [(b[1] * nw / W, b[2] * nh / H, b[3] * nw / W, b[4] * nh / H) for b in boxes]
@@ -200,16 +246,32 @@ def main():
     ap.add_argument("--resume", default="", help="continue from this state dict (a second, lower-rate stage)")
     ap.add_argument("--lr", type=float, default=0.0, help="peak learning rate (default: the first stage's)")
     ap.add_argument("--save", default="/tmp/mjv_detector.pt", help="where the state dict is kept between stages")
+    ap.add_argument("--scale", default="0.7,1.5", help="range of the random window scale")
+    ap.add_argument("--init-onnx", default="", help="start from this exported detector (BatchNorm folded, kept frozen)")
+    ap.add_argument("--synthetic", default="", help="a folder of synthetic scenes (synth.py scenes) mixed into every epoch")
+    ap.add_argument("--synthetic-share", type=float, default=0.5, help="share of each batch drawn from the synthetic scenes")
+    ap.add_argument("--limit", type=int, default=0, help="use only the first N train photos (the reproducibility check)")
     args = ap.parse_args()
     t0 = time.time()
     train = [(img, boxes) for _, img, boxes in load_split("train") if boxes]
+    if args.limit:
+        train = train[:args.limit]
+    global scale_range
+    scale_range = tuple(float(v) for v in args.scale.split(","))
     dev = [(img, boxes) for _, img, boxes in load_split("dev")]
     print(f"loaded {len(train)} train / {len(dev)} dev photos in {time.time()-t0:.0f}s", flush=True)
+    synth = []
+    if args.synthetic:
+        synth = [(img, boxes) for _, img, boxes in load_dir(args.synthetic) if boxes]
+        print(f"synthetic scenes: {len(synth)} ({time.time()-t0:.0f}s)", flush=True)
     rng = random.Random(13)
     net = TileDetector()
     if args.resume:
         net.load_state_dict(torch.load(args.resume))
         rng = random.Random(17)
+    if args.init_onnx:
+        load_onnx(net, args.init_onnx)
+        rng = random.Random(23)
     lr = args.lr or 2e-3
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     bs = 16
@@ -217,13 +279,18 @@ def main():
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps * args.epochs, pct_start=0.15)
     for epoch in range(args.epochs):
         net.train()
+        if args.init_onnx:
+            freeze_bn(net)
         order = list(range(len(train)))
         rng.shuffle(order)
         tot = 0.0
         for i in range(0, len(order), bs):
             xs, hs, rs, ms = [], [], [], []
             for j in order[i:i + bs]:
-                c, bx = sample(*train[j], rng)
+                src = train[j]
+                if synth and rng.random() < args.synthetic_share:
+                    src = synth[rng.randrange(len(synth))]
+                c, bx = sample(*src, rng)
                 h, r, m = targets(bx, CROP)
                 xs.append(c)
                 hs.append(h)
