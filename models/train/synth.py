@@ -40,8 +40,14 @@ def body_rgb(name):
     return F.BODY_COLOURS[name]
 
 
-def front_for(setname, code, rare, rng, back_colour=None):
-    """Front image for one tile instance."""
+def front_for(setname, code, rare, rng, back_colour=None, aug=None):
+    """Front image for one tile instance. aug: (rng, front colour) for the
+    training-only per-tile augmentation (`--rare train` scenes), else None."""
+    if aug is not None:
+        arng, fcol = aug
+        if code == "0z":
+            return F.back_front_train(back_colour, arng)
+        return F.train_front(setname, code, arng, fcol)
     if code == "0z":
         return F.back_front(back_colour if back_colour is not None else body_rgb("green"), rng)
     if code[1] in "kj":
@@ -84,9 +90,14 @@ def cmd_faces(args):
 
 def cmd_sheet(args):
     rng = np.random.default_rng(0)
+    arng = np.random.default_rng([0, 104729])
     cells = []
-    for code in F.codes_for(args.rare):
-        if code[1] in "kj":
+    for code in F.codes_for(args.rare) * max(1, args.aug):
+        if args.aug:   # training-only per-tile augmentation, as in --rare train scenes
+            fcol = F.TRAIN_FRONTS[int(arng.integers(len(F.TRAIN_FRONTS)))]
+            back = F.BACK_COLOURS_X[int(arng.integers(len(F.BACK_COLOURS_X)))]
+            front = front_for(args.set, code, args.rare, rng, back, (arng, fcol))
+        elif code[1] in "kj":
             front = F.rare_front(args.set, code, args.rare, 0)
         else:
             front = front_for(args.set, code, None, rng, body_rgb("green"))
@@ -331,6 +342,16 @@ def make_scene(idx, seed, sets, rare, quality=None):
     else:
         tint = tuple(rng.uniform(0.9, 1.03, 3) * np.array([0.97, 1.0, 1.02]))
     ivory_frac = rng.uniform(0.3, 0.7)
+    aug = None
+    if rare == "train":
+        # training-only variety from its own RNG: the main rng's draws (and so
+        # the held-out and egypt outputs) are untouched by it
+        arng = np.random.default_rng([seed, idx, 104729])
+        fcol = F.TRAIN_FRONTS[int(arng.integers(len(F.TRAIN_FRONTS)))] if arng.random() < 0.6 else F.IVORY
+        if arng.random() < 0.5:
+            b = np.array(F.BACK_COLOURS_X[int(arng.integers(len(F.BACK_COLOURS_X)))], np.float32)
+            body = tuple(float(c) for c in np.clip(b * arng.uniform(0.8, 1.15, 3), 0, 255))
+        aug = (arng, fcol)
 
     kind, rows = build_layout(rng, smp)
     tiles = []
@@ -383,7 +404,7 @@ def make_scene(idx, seed, sets, rare, quality=None):
                 tiles.append((code, q, angle + rng.uniform(-jit, jit), px, py, th, ri))
     tile_objs = []
     for code, q, ang, px, py, th_, _ in tiles:
-        front = front_for(setname, code, rare, rng, body)
+        front = front_for(setname, code, rare, rng, body, aug)
         tile_objs.append(S.Tile(code, front, q, ang, px, py, th_, back=(code == "0z")))
     th_mean = np.mean([t.th for t in tile_objs]) if tile_objs else 40
     offset = tuple(off_dir * th_mean)
@@ -442,6 +463,7 @@ def main(argv=None):
     p.add_argument("--set", required=True)
     p.add_argument("--out", required=True)
     p.add_argument("--rare", default="train", choices=["none", "train", "heldout"])
+    p.add_argument("--aug", type=int, default=0, help="N rounds of the training-only per-tile augmentation")
     p = sub.add_parser("grid")
     p.add_argument("--set", required=True)
     p.add_argument("--out", required=True)

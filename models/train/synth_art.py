@@ -211,3 +211,29 @@ def text_mask(text, fontname, px=120):
 def stable_seed(*parts):
     h = hashlib.sha256("|".join(str(p) for p in parts).encode()).digest()
     return int.from_bytes(h[:4], "little")
+
+
+# Training-path variety: other faces of the same .ttc (JP/KR/SC/TC/HK glyph
+# shapes differ slightly). Only used by `--rare train`.
+_ftf = {}
+
+
+def text_mask_face(text, fontname, face, px=120):
+    """Like text_mask, with face `face` of the .ttc (face 0 = text_mask's)."""
+    if face == 0:
+        return text_mask(text, fontname, px)
+    key = (fontname, face)
+    if key not in _ftf:
+        f = cv2.freetype.createFreeType2()
+        f.loadFontData(os.path.join(FONT_DIR, fontname), face)
+        _ftf[key] = f
+    f = _ftf[key]
+    (tw, th), base = f.getTextSize(text, px, -1)
+    pad = px // 2
+    scratch = np.zeros((th + base + 2 * pad, tw + 2 * pad, 3), np.uint8)
+    f.putText(scratch, text, (pad, pad + th), px, (255, 255, 255), -1, cv2.LINE_AA, True)
+    scratch = scratch[:, :, 0]
+    ys, xs = np.nonzero(scratch > 20)
+    if len(xs) == 0:
+        return np.zeros((4, 4), np.uint8)
+    return scratch[ys.min():ys.max() + 1, xs.min():xs.max() + 1]

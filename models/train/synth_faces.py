@@ -291,3 +291,200 @@ def codes_for(rare):
     if rare in ("train", "heldout"):
         cs += RARE_KJ
     return cs
+
+
+# ------------------------------------------------- training-only variety
+# Everything below is used only for `--rare train` scenes, with its own RNG
+# (see synth.make_scene), so the held-out/egypt outputs are unchanged.
+# Never the held-out inks (purple, brown, teal) here.
+TRAIN_FONTS_X = TRAIN_FONTS + HELDOUT_FONTS          # Noto Sans + Noto Serif CJK
+TRAIN_INKS_X = TRAIN_INKS + [
+    (90, 30, 10),     # navy
+    (20, 20, 120),    # dark red
+    (40, 40, 230),    # bright red
+    (25, 80, 20),     # dark green
+    (70, 70, 70),     # dark grey
+    (190, 120, 40),   # mid blue
+]
+TRAIN_FRONTS = [IVORY, (238, 240, 240), (246, 248, 248), (205, 232, 212),
+                (232, 222, 200), (225, 236, 244), (215, 235, 225)]   # ivory white lightgreen lightblue ...
+BACK_COLOURS_X = list(BODY_COLOURS.values()) + [
+    (110, 40, 20), (20, 90, 20), (30, 30, 90), (180, 140, 60), (80, 160, 200), (120, 120, 120)]
+
+_art_cache = {}
+
+
+def _tileset_art(setname, code):
+    """(art BGRA, scale) of a tileset code (red fives recoloured), cached in memory."""
+    key = (setname, code)
+    if key not in _art_cache:
+        c = code
+        red = c[0] == "0" and c[1] in "mps"
+        if red:
+            c = "5" + c[1]
+        light_art = setname in FRONT_COLOURS
+        art = A.render_element(setname, A.element_for(c, setname), 256)
+        if red:
+            art = recolour_red(art, light_art)
+        scale = 1.0
+        if c == "5z":
+            base = blank_front(set_front_colour(setname))
+            if not art_visible(base, place_art(base, art)):
+                col = (235, 235, 235) if light_art else (165, 95, 35)
+                art, scale = frame_art(col), 0.92
+        _art_cache[key] = (art, scale)
+    return _art_cache[key]
+
+
+def _red_share(bgr, alpha):
+    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
+    ink = (alpha > 128) & (hsv[:, :, 1] > 90) & (hsv[:, :, 2] > 60)
+    if ink.sum() < 20:
+        return 0.0
+    h = hsv[:, :, 0][ink]
+    return float(((h < 10) | (h > 168)).mean())
+
+
+def hue_rotate(art, deg):
+    hsv = cv2.cvtColor(art[:, :, :3], cv2.COLOR_BGR2HSV)
+    hsv[:, :, 0] = ((hsv[:, :, 0].astype(np.int32) + int(deg) // 2) % 180).astype(np.uint8)
+    out = art.copy()
+    out[:, :, :3] = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
+    return out
+
+
+def stroke_morph(front, box, thicker, dark_ink):
+    """Thicken/thin the art inside box (x0, y0, x1, y1) by 1 px: each pixel takes
+    the darkest (or lightest) of its 4-neighbourhood, whole pixels (no colour fringes)."""
+    x0, y0, x1, y1 = box
+    x0, y0 = max(1, x0 - 1), max(1, y0 - 1)
+    x1, y1 = min(FW - 1, x1 + 1), min(FH - 1, y1 + 1)
+    reg = front[y0 - 1:y1 + 1, x0 - 1:x1 + 1, :3].astype(np.int32)
+    lum = reg.sum(axis=2)
+    pick_min = thicker == dark_ink
+    shifts = [(0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)]
+    h, w = y1 - y0, x1 - x0
+    cands_l = np.stack([lum[1 + dy:1 + dy + h, 1 + dx:1 + dx + w] for dx, dy in shifts])
+    cands_c = np.stack([reg[1 + dy:1 + dy + h, 1 + dx:1 + dx + w] for dx, dy in shifts])
+    k = cands_l.argmin(0) if pick_min else cands_l.argmax(0)
+    out = front.copy()
+    out[y0:y1, x0:x1, :3] = np.take_along_axis(cands_c, k[None, :, :, None], 0)[0].astype(np.uint8)
+    return out
+
+
+def place_art_at(front, art, scale, dx, dy):
+    """place_art with an offset; returns (front, art box)."""
+    m = int(FW * ART_MARGIN)
+    a = fit_art(art, (FW - 2 * m) * scale, (FH - 2 * m) * scale)
+    a = a[:FH - 2, :FW - 2]
+    x = int(np.clip((FW - a.shape[1]) // 2 + dx, 1, FW - 1 - a.shape[1]))
+    y = int(np.clip((FH - a.shape[0]) // 2 + dy, 1, FH - 1 - a.shape[0]))
+    out = front.copy()
+    rgb = out[:, :, :3].copy()
+    alpha_over(rgb, a, x, y)
+    out[:, :, :3] = rgb
+    return out, (x, y, x + a.shape[1], y + a.shape[0])
+
+
+def _weight(mask, rng, thin_ok=True):
+    """Simulated font weights: grow or shrink the glyph mask a little."""
+    r = rng.random()
+    if r < 0.25:
+        return cv2.dilate(mask, np.ones((5, 5), np.uint8))
+    if r < 0.4:
+        return cv2.dilate(mask, np.ones((3, 3), np.uint8))
+    if r < 0.6 and thin_ok:
+        return cv2.erode(mask, np.ones((3, 3), np.uint8))
+    return mask
+
+
+def rare_art_train(code, rng):
+    """1k-8k, 1j-9j art for training: Noto Sans and Serif CJK, faces 0-4 of the
+    .ttc, simulated weights, training inks, varied glyph order/size."""
+    fnt = TRAIN_FONTS_X[int(rng.integers(len(TRAIN_FONTS_X)))]
+    face = int(rng.integers(5))
+    ink = TRAIN_INKS_X[int(rng.integers(len(TRAIN_INKS_X)))]
+    ink2 = ink if rng.random() < 0.5 else TRAIN_INKS_X[int(rng.integers(len(TRAIN_INKS_X)))]
+    tm = lambda t, px: _weight(A.text_mask_face(t, fnt, face, px), rng, thin_ok=len(t) == 1 and t.isascii() is False)
+    n, s = int(code[0]), code[1]
+    if s == "j" and n == 9:
+        if rng.random() < 0.6:
+            letters = [_scaled(tm(ch, 110), int(rng.uniform(50, 70))) for ch in "JOKER"]
+            return _stack([_ink(l, ink) for l in letters], rng.uniform(0.08, 0.16))
+        return _ink(tm("JOKER", 110), ink)
+    if s == "k":
+        big = "王" if n <= 4 else "后"
+        seat = SEATS[(n - 1) % 4]
+        bigm = _scaled(tm(big, 160), int(200 * rng.uniform(0.85, 1.1)))
+        seatm = _scaled(tm(seat, 120), int(200 * rng.uniform(0.45, 0.7)))
+        parts = [_ink(seatm, ink2), _ink(bigm, ink)]
+    else:
+        top = "皇" if n == 1 else "百搭"
+        suit = JOKER_SUIT[n]
+        topm = _scaled(tm(top, 130), int((200 if n != 1 else 170) * rng.uniform(0.85, 1.1)))
+        suitm = _scaled(tm(suit, 140), int(150 * rng.uniform(0.8, 1.15)))
+        parts = [_ink(suitm, ink2), _ink(topm, ink)]
+    if rng.random() < 0.5:
+        parts = parts[::-1]
+    return _stack(parts, rng.uniform(0.05, 0.15))
+
+
+def train_front(setname, code, rng, front_colour):
+    """Per-instance augmented front for training scenes (not 0z)."""
+    dark_front = setname in FRONT_COLOURS
+    fc = FRONT_COLOURS[setname] if dark_front else front_colour
+    base = blank_front(fc)
+    scale = rng.uniform(0.9, 1.03)
+    dx, dy = rng.uniform(-4, 4), rng.uniform(-5, 5)
+    if code[1] in "kj":
+        art = rare_art_train(code, rng)
+        if dark_front:
+            art = art.copy()
+            art[:, :, :3] = 255 - (255 - art[:, :, :3]) // 4
+        if rng.random() < 0.5:
+            col = tuple(int(c) for c in art[art[:, :, 3] > 0][0, :3]) if (art[:, :, 3] > 0).any() else (0, 0, 0)
+            frame = frame_art(col)
+            frame[:, :, 3] = (frame[:, :, 3].astype(np.float32) * rng.uniform(0.35, 0.8)).astype(np.uint8)
+            base = place_art(base, frame, rng.uniform(1.0, 1.08))
+        scale *= rng.uniform(0.82, 0.95)
+    else:
+        art, s0 = _tileset_art(setname, code)
+        scale *= s0
+        red = code[0] == "0"
+        if not red and not dark_front and rng.random() < 0.5:
+            rot = hue_rotate(art, rng.uniform(30, 330))
+            # an ordinary five must not turn (mostly) red: that is a red five
+            if not (code[0] == "5" and code[1] in "mps" and _red_share(rot[:, :, :3], rot[:, :, 3]) > 0.45):
+                art = rot
+    out, box = place_art_at(base, art, scale, dx, dy)
+    r = rng.random()
+    if r < 0.25 or r > 0.75:
+        out = stroke_morph(out, box, r < 0.25, not dark_front)
+    return out
+
+
+def back_front_train(colour, rng):
+    """Face-down tile for training: back_front plus more textures."""
+    out = back_front(colour, rng)
+    img = out[:, :, :3].astype(np.float32)
+    r = rng.random()
+    yy, xx = np.mgrid[0:FH, 0:FW].astype(np.float32)
+    if r < 0.15:     # diagonal stripes
+        p = rng.uniform(6, 14)
+        img *= (1 - 0.06 * (np.sin((xx + yy) * 2 * np.pi / p) > 0))[:, :, None]
+    elif r < 0.3:    # dots
+        p = int(rng.integers(8, 14))
+        m = ((xx % p < 3) & (yy % p < 3))
+        img[m] *= 0.9
+    elif r < 0.42:   # embossed emblem (ring / inset rectangle)
+        col = tuple(float(c) for c in (np.array(colour) * rng.uniform(0.75, 0.9)))
+        if rng.random() < 0.5:
+            cv2.circle(img, (FW // 2, FH // 2), int(rng.uniform(20, 40)), col, int(rng.integers(2, 5)), cv2.LINE_AA)
+        else:
+            m = int(rng.uniform(10, 22))
+            cv2.rectangle(img, (m, m), (FW - m, FH - m), col, int(rng.integers(2, 4)), cv2.LINE_AA)
+    elif r < 0.55:   # glossy highlight band
+        g = np.exp(-((yy - rng.uniform(0.1, 0.5) * FH) / rng.uniform(8, 20)) ** 2)
+        img += (g * rng.uniform(15, 45))[:, :, None]
+    out[:, :, :3] = np.clip(img, 0, 255).astype(np.uint8)
+    return out
