@@ -1,6 +1,7 @@
 package models
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -21,8 +22,8 @@ func TestShippedModelsLoad(t *testing.T) {
 		}
 	}
 	m, _, _ := Load("tile_classifier")
-	if len(m.Labels) != 42 || m.Labels[0] != "1m" || m.Labels[41] != "8f" || m.Temperature <= 0 {
-		t.Errorf("classifier labels %v temperature %v: want the 42 codes 1m…8f and a fitted temperature", m.Labels, m.Temperature)
+	if got, want := strings.Join(m.Labels, " "), strings.Join(everyCode(), " "); got != want || m.Temperature <= 0 {
+		t.Errorf("classifier labels %q temperature %v: want every CONTRACT code (%s) and a fitted temperature", got, m.Temperature, want)
 	}
 	if m, _, _ := Load("tile_detector"); m.Output.Stride != 4 || m.Decode.Threshold <= 0 {
 		t.Errorf("detector stride %d threshold %v", m.Output.Stride, m.Decode.Threshold)
@@ -48,4 +49,25 @@ func TestLoadUnknownModel(t *testing.T) {
 	if _, _, err := Load("no_such_model"); err == nil {
 		t.Fatal("loading a model that is not shipped succeeded")
 	}
+}
+
+// everyCode lists the CONTRACT tile codes a photo can show, in the
+// classifier's order: the 34 tiles, flowers and seasons, red fives,
+// Vietnamese kings and queens, jokers (1j–8j, the American 9j) and the back.
+func everyCode() []string {
+	var out []string
+	add := func(from, to int, suit string) {
+		for n := from; n <= to; n++ {
+			out = append(out, fmt.Sprintf("%d%s", n, suit))
+		}
+	}
+	add(1, 9, "m")
+	add(1, 9, "p")
+	add(1, 9, "s")
+	add(1, 7, "z")
+	add(1, 8, "f")
+	out = append(out, "0m", "0p", "0s")
+	add(1, 8, "k")
+	add(1, 9, "j")
+	return append(out, "0z")
 }

@@ -247,7 +247,12 @@ func (r *Recognizer) findAndRead(ctx context.Context, img gocv.Mat) ([]box, []re
 	}
 	defer func() { r.pool <- w }()
 	boxes := detectTiles(&w.det, &r.det, img)
-	return boxes, classify(&w.cls, &r.cls, img, boxes), nil
+	reads := classify(&w.cls, &r.cls, img, boxes)
+	if len(reads) != len(boxes) {
+		return nil, nil, nil
+	}
+	boxes, reads = dropWeak(boxes, reads)
+	return boxes, reads, nil
 }
 
 // WithBank returns a recogniser that reads with the bank's templates as

@@ -175,15 +175,8 @@ func (r *Recognizer) recognizeMat(ctx context.Context, img gocv.Mat) ([]TileSeen
 		defer v.close()
 		reads = v.review(img, boxes, reads)
 	}
-	// Most tiles in a photo stand the same way; one lying across the others
-	// is a called tile. Photos are often stretched or turned, so a tile counts
-	// as lying across only when its box is far flatter (or, in a turned
-	// photo, far taller) than the photo's typical tile.
-	aspects := make([]float64, len(boxes))
-	for i, b := range boxes {
-		aspects[i] = b.w() / b.h()
-	}
-	typical := median(aspects)
+	boxes, reads = dropWeak(boxes, reads)
+	across := lyingAcross(boxes)
 	tiles := make([]TileSeen, 0, len(boxes))
 	for i, b := range boxes {
 		rd := reads[i]
@@ -192,9 +185,7 @@ func (r *Recognizer) recognizeMat(ctx context.Context, img gocv.Mat) ([]TileSeen
 			Box:        [4]int{int(b.x0 + 0.5), int(b.y0 + 0.5), int(b.x1 + 0.5), int(b.y1 + 0.5)},
 			Confidence: round3(rd.probs[0]),
 		}
-		a := b.w() / b.h()
-		t.Rotated = (typical < 1 && a > 1.1 && a > crossAspect*typical) ||
-			(typical > 1 && a < 1/1.1 && a < typical/crossAspect)
+		t.Rotated = across[i]
 		for j := 1; j < len(rd.labels); j++ {
 			t.Alternatives = append(t.Alternatives, Alternative{Tile: rd.labels[j], Confidence: round3(rd.probs[j])})
 		}
@@ -210,6 +201,51 @@ func (r *Recognizer) recognizeMat(ctx context.Context, img gocv.Mat) ([]TileSeen
 		return a[0] < b[0]
 	})
 	return tiles, nil
+}
+
+// A box the detector is unsure of (centre score below weakBox; the
+// manifest's threshold lets boxes down to its own value through) is kept
+// only when the classifier reads it with at least weakBoxConfidence: a real
+// tile the detector half-missed (blank white dragons, tiles at the edge of a
+// close-up) still reads clearly, a patch of table or a half-hidden tile does
+// not. Both values were chosen on dev, and the same choice came out best on
+// either half of it (see models/README.md).
+const (
+	weakBox           = 0.35
+	weakBoxConfidence = 0.9
+)
+
+// dropWeak leaves out the boxes the detector is unsure of and the
+// classifier cannot read clearly.
+func dropWeak(boxes []box, reads []reading) ([]box, []reading) {
+	keptB, keptR := boxes[:0:0], reads[:0:0]
+	for i, b := range boxes {
+		if b.score < weakBox && reads[i].probs[0] < weakBoxConfidence {
+			continue
+		}
+		keptB = append(keptB, b)
+		keptR = append(keptR, reads[i])
+	}
+	return keptB, keptR
+}
+
+// lyingAcross says which boxes hold a tile lying across the others. Most
+// tiles in a photo stand the same way; one lying across them is a called
+// tile. Photos are often stretched or turned, so a tile counts as lying
+// across only when its box is far flatter (or, in a turned photo, far
+// taller) than the photo's typical tile.
+func lyingAcross(boxes []box) []bool {
+	aspects := make([]float64, len(boxes))
+	for i, b := range boxes {
+		aspects[i] = b.w() / b.h()
+	}
+	typical := median(aspects)
+	out := make([]bool, len(boxes))
+	for i, a := range aspects {
+		out[i] = (typical < 1 && a > 1.1 && a > crossAspect*typical) ||
+			(typical > 1 && a < 1/1.1 && a < typical/crossAspect)
+	}
+	return out
 }
 
 // crossAspect is how much flatter than the typical tile's box a box must be

@@ -30,12 +30,16 @@ func detectTiles(net *gocv.Net, m *models.Manifest, img gocv.Mat) []box {
 	whole := detect(net, m, img)
 	W, H := img.Cols(), img.Rows()
 	scale := float64(m.Input.Width) / float64(max(W, H))
+	// The tiles' size is judged by the boxes the detector is sure of: the
+	// weak ones a low threshold lets through are often not tiles at all.
 	s := float64(blankGuess)
-	if len(whole) > 0 {
-		short := make([]float64, len(whole))
-		for i, b := range whole {
-			short[i] = math.Min(b.w(), b.h()) * scale
+	var short []float64
+	for _, b := range whole {
+		if b.score >= weakBox {
+			short = append(short, math.Min(b.w(), b.h())*scale)
 		}
+	}
+	if len(short) > 0 {
 		sort.Float64s(short)
 		s = short[len(short)/2]
 	} else if scale > 0.4 {

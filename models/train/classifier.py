@@ -146,6 +146,15 @@ def add_detector_boxes(train, onnx_path):
     return out
 
 
+DATA = ("shared/data/photos/train crops (22,667 boxes) with shift/scale jitter, tilted-tile crops (35% turned up to 45 degrees), "
+        "half turns, greyscale, blur and brightness; later stages also the boxes the shipped detector finds in the train photos "
+        "(labelled by the label box they match at IoU >= 0.5) and 8,000 crops an epoch from the synthetic scenes of models/train/synth.py, "
+        "every code about equally likely")
+SYNTHETIC = ("synth.py scenes --sets default,classic,jade --rare train --n 1500 --seed 1: tile art from the KMahjongg tile sets "
+             "default (Raquel Ravanini), classic (Robert Buchholz) and jade (it-s) in Debian's kdegames-mahjongg-data-kf5, GPL v2 or later; "
+             "red fives, backs, kings/queens and jokers drawn with Noto Sans CJK (fonts-noto-cjk, SIL OFL 1.1); see models/train/SYNTH.md")
+
+
 def evaluate(net, x, y):
     net.eval()
     correct = 0
@@ -240,11 +249,12 @@ def main():
         "opencv_tested": "4.6.0",
         "onnx_opset": 11,
         "training": {"script": "models/train/classifier.py", "recipe": "models/train/train.sh (all stages)", "last_stage": {k: v for k, v in vars(args).items() if k != "out"}, "seed": 7,
-                     "data": "shared/data/photos/train crops (22,667 boxes), jitter/180-degree turn/brightness/blur augmentation"},
+                     "data": DATA},
         "measured": {"dev_crop_accuracy": round(acc, 4), "dev_crops": len(dx),
                      "note": "accuracy on crops of the labelled dev boxes; end-to-end numbers are in models/README.md"},
         "licence_of_training_data": "CC BY 4.0",
         "attribution": "Photos and labels from Chinese Mahjong Detection v4 (Roboflow Universe, riichimahjongdetection/chinese-mahjong-detection, CC BY 4.0); subset selected, labels converted to pixel boxes with tile codes and partly corrected.",
+        "synthetic_data": SYNTHETIC,
     }
     with open(os.path.join(args.out, "tile_classifier.json"), "w") as f:
         json.dump(manifest, f, indent=2)

@@ -247,6 +247,7 @@ def main():
     ap.add_argument("--lr", type=float, default=0.0, help="peak learning rate (default: the first stage's)")
     ap.add_argument("--save", default="/tmp/mjv_detector.pt", help="where the state dict is kept between stages")
     ap.add_argument("--scale", default="0.7,1.5", help="range of the random window scale")
+    ap.add_argument("--decode-threshold", type=float, default=0.0, help="write this centre-score threshold to the manifest instead of the one best on dev")
     ap.add_argument("--init-onnx", default="", help="start from this exported detector (BatchNorm folded, kept frozen)")
     ap.add_argument("--synthetic", default="", help="a folder of synthetic scenes (synth.py scenes) mixed into every epoch")
     ap.add_argument("--synthetic-share", type=float, default=0.5, help="share of each batch drawn from the synthetic scenes")
@@ -332,7 +333,7 @@ def main():
                   "resize": "the photo is scaled to fit DET_SIZE keeping its aspect ratio and padded with grey (114) at the right and bottom"},
         "output": {"name": "maps", "shape": [1, 5, DET_SIZE // STRIDE, DET_SIZE // STRIDE], "stride": STRIDE,
                    "channels": ["centre score (sigmoid)", "log(width/stride)", "log(height/stride)", "x offset", "y offset"]},
-        "decode": {"peak": "3x3 local maximum", "threshold": best[0], "nms_iou": 0.5},
+        "decode": {"peak": "3x3 local maximum", "threshold": args.decode_threshold or best[0], "nms_iou": 0.5},
         "opencv_tested": "4.6.0",
         "onnx_opset": 11,
         "training": {"script": "models/train/detector.py", "recipe": "models/train/train.sh (all stages)", "last_stage": {k: v for k, v in vars(args).items() if k != "out"}, "seed": 5,

@@ -18,16 +18,18 @@ mkdir -p "$W"
 # photos do not have. The held-out set (testdata/synth/heldout) uses another
 # tile set and drawing style.
 $PY synth.py scenes --sets default,classic,jade --rare train --n 1500 --seed 1 --out "$W/synth"
-# Detector: five stages on the photos, then one with the synthetic scenes
-# mixed in, started from the exported stage 5 (BatchNorm folded and frozen).
+# Detector: five stages on the photos. (A sixth stage with the synthetic
+# scenes mixed in, detector.py --init-onnx ../tile_detector.onnx --synthetic,
+# found more synthetic tiles but fewer real ones, so it is not shipped.)
 $PY detector.py --epochs 10 --save "$W/det1.pt"
 $PY detector.py --resume "$W/det1.pt" --epochs 14 --lr 1e-3 --save "$W/det2.pt"
 $PY detector.py --resume "$W/det2.pt" --epochs 10 --lr 5e-4 --save "$W/det3.pt"
 $PY detector.py --resume "$W/det3.pt" --epochs 10 --lr 3e-4 --save "$W/det4.pt"
-$PY detector.py --resume "$W/det4.pt" --epochs 10 --lr 2e-4 --save "$W/det5.pt"
-$PY detector.py --init-onnx ../tile_detector.onnx --synthetic "$W/synth" --scale 0.6,2.0 --epochs 6 --lr 5e-4 --save "$W/det6.pt"
-# Classifier: the photos' crops with tilted tiles, then the synthetic
-# scenes' crops mixed in (every code about equally likely).
+$PY detector.py --resume "$W/det4.pt" --epochs 10 --lr 2e-4 --decode-threshold 0.15 --save "$W/det5.pt"
+# Classifier: the photos' crops with tilted tiles; then also the boxes the
+# detector finds in the photos and the synthetic scenes' crops (every code
+# about equally likely).
 $PY classifier.py --epochs 10 --lr 3e-3 --jitter wide --turn 0.35 --save "$W/cls1.pt"
-$PY classifier.py --resume "$W/cls1.pt" --epochs 6 --lr 1e-3 --jitter wide --turn 0.35 --synthetic "$W/synth" --save "$W/cls2.pt"
+$PY classifier.py --resume "$W/cls1.pt" --epochs 4 --lr 1e-3 --jitter wide --turn 0.35 --synthetic "$W/synth" --detector-boxes ../tile_detector.onnx --save "$W/cls2.pt"
+$PY classifier.py --resume "$W/cls2.pt" --epochs 4 --lr 4e-4 --jitter wide --turn 0.35 --synthetic "$W/synth" --detector-boxes ../tile_detector.onnx --save "$W/cls3.pt"
 $PY calibrate_confidence.py
