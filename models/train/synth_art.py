@@ -196,7 +196,11 @@ def font(name):
 
 def text_mask(text, fontname, px=120):
     """Alpha mask (uint8) of `text` cropped to its ink box."""
-    f = font(fontname)
+    return _ink_mask(font(fontname), text, px)
+
+
+def _ink_mask(f, text, px):
+    """Alpha mask of `text` drawn with the FreeType font f, cropped to its ink."""
     (tw, th), base = f.getTextSize(text, px, -1)
     pad = px // 2
     scratch = np.zeros((th + base + 2 * pad, tw + 2 * pad, 3), np.uint8)
@@ -227,13 +231,4 @@ def text_mask_face(text, fontname, face, px=120):
         f = cv2.freetype.createFreeType2()
         f.loadFontData(os.path.join(FONT_DIR, fontname), face)
         _ftf[key] = f
-    f = _ftf[key]
-    (tw, th), base = f.getTextSize(text, px, -1)
-    pad = px // 2
-    scratch = np.zeros((th + base + 2 * pad, tw + 2 * pad, 3), np.uint8)
-    f.putText(scratch, text, (pad, pad + th), px, (255, 255, 255), -1, cv2.LINE_AA, True)
-    scratch = scratch[:, :, 0]
-    ys, xs = np.nonzero(scratch > 20)
-    if len(xs) == 0:
-        return np.zeros((4, 4), np.uint8)
-    return scratch[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    return _ink_mask(_ftf[key], text, px)
