@@ -319,7 +319,7 @@ def row_geometry(row):
     return xs, x
 
 
-def make_scene(idx, seed, sets, rare, quality=None):
+def make_scene(idx, seed, sets, rare, quality=None, variety=False):
     rng = np.random.default_rng([seed, idx, 7919])
     setname = sets[int(rng.integers(len(sets)))]
     smp = Sampler(rare)
@@ -343,7 +343,7 @@ def make_scene(idx, seed, sets, rare, quality=None):
         tint = tuple(rng.uniform(0.9, 1.03, 3) * np.array([0.97, 1.0, 1.02]))
     ivory_frac = rng.uniform(0.3, 0.7)
     aug = None
-    if rare == "train":
+    if rare == "train" and variety:
         # training-only variety from its own RNG: the main rng's draws (and so
         # the held-out and egypt outputs) are untouched by it
         arng = np.random.default_rng([seed, idx, 104729])
@@ -431,7 +431,7 @@ def cmd_scenes(args):
     counts = {}
     t0 = time.time()
     for i in range(args.n):
-        img, labels, q, setname = make_scene(i, args.seed, sets, args.rare, args.quality)
+        img, labels, q, setname = make_scene(i, args.seed, sets, args.rare, args.quality, args.variety)
         stem = f"synth_{args.seed}_{i:05d}"
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
         with open(os.path.join(args.out, stem + ".jpg"), "wb") as f:
@@ -476,6 +476,7 @@ def main(argv=None):
     p.add_argument("--n", type=int, default=1500)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--quality", type=int, default=None, help="fixed JPEG quality (default: random 50-95)")
+    p.add_argument("--variety", action="store_true", help="with --rare train: per-tile style variety (hue, strokes, fronts, backs, fonts of the drawn classes)")
     p.add_argument("--out", required=True)
     args = ap.parse_args(argv)
     {"faces": cmd_faces, "sheet": cmd_sheet, "grid": cmd_grid, "scenes": cmd_scenes}[args.cmd](args)
