@@ -232,12 +232,25 @@ func dropWeak(boxes []box, reads []reading) ([]box, []reading) {
 // lyingAcross says which boxes hold a tile lying across the others. Most
 // tiles in a photo stand the same way; one lying across them is a called
 // tile. Photos are often stretched or turned, so a tile counts as lying
-// across only when its box is far flatter (or, in a turned photo, far
-// taller) than the photo's typical tile.
+// across only when its shape is far flatter (or, in a turned photo, far
+// taller) than the photo's typical tile. In a layout photographed at a slant
+// a box holds its tile corner to corner, so the tile's own width and height
+// are first recovered from its box and the slant of the rows (rowSlant).
 func lyingAcross(boxes []box) []bool {
+	c, s := 1.0, 0.0
+	if a := rowSlant(boxes); math.Abs(a) >= 8*math.Pi/180 {
+		c, s = math.Abs(math.Cos(a)), math.Abs(math.Sin(a))
+	}
 	aspects := make([]float64, len(boxes))
 	for i, b := range boxes {
 		aspects[i] = b.w() / b.h()
+		// A w×h tile turned by the slant fills a box (c·w + s·h) × (s·w + c·h).
+		if det := c*c - s*s; s > 0 && det > 0.3 {
+			w, h := (c*b.w()-s*b.h())/det, (c*b.h()-s*b.w())/det
+			if w > 0 && h > 0 {
+				aspects[i] = w / h
+			}
+		}
 	}
 	typical := median(aspects)
 	out := make([]bool, len(boxes))
@@ -246,6 +259,40 @@ func lyingAcross(boxes []box) []bool {
 			(typical > 1 && a < 1/1.1 && a < typical/crossAspect)
 	}
 	return out
+}
+
+// rowSlant is the angle, in radians within ±45°, at which the tiles' rows
+// run: the median direction from each tile to its nearest neighbour, which
+// in a row of touching tiles is the next tile of the row.
+func rowSlant(boxes []box) float64 {
+	if len(boxes) < 3 {
+		return 0
+	}
+	var angles []float64
+	for i, b := range boxes {
+		bx, by := (b.x0+b.x1)/2, (b.y0+b.y1)/2
+		best, bestD := -1, math.Inf(1)
+		for j, o := range boxes {
+			if j == i {
+				continue
+			}
+			d := math.Hypot((o.x0+o.x1)/2-bx, (o.y0+o.y1)/2-by)
+			if d < bestD {
+				best, bestD = j, d
+			}
+		}
+		o := boxes[best]
+		a := math.Atan2((o.y0+o.y1)/2-by, (o.x0+o.x1)/2-bx)
+		// Fold into (−45°, 45°]: a row and a column give the same slant.
+		for a > math.Pi/4 {
+			a -= math.Pi / 2
+		}
+		for a <= -math.Pi/4 {
+			a += math.Pi / 2
+		}
+		angles = append(angles, a)
+	}
+	return median(angles)
 }
 
 // crossAspect is how much flatter than the typical tile's box a box must be
