@@ -18,6 +18,7 @@ mkdir -p "$W"
 # photos do not have. The held-out set (testdata/synth/heldout) uses another
 # tile set and drawing style.
 $PY synth.py scenes --sets default,classic,jade --rare train --n 1500 --seed 1 --out "$W/synth"
+$PY synth.py scenes --sets default,classic,jade --rare train --variety --n 1500 --seed 1 --out "$W/synth2"
 # Detector: five stages on the photos. (A sixth stage with the synthetic
 # scenes mixed in, detector.py --init-onnx ../tile_detector.onnx --synthetic,
 # found more synthetic tiles but fewer real ones, so it is not shipped.)
@@ -32,4 +33,5 @@ $PY detector.py --resume "$W/det4.pt" --epochs 10 --lr 2e-4 --decode-threshold 0
 $PY classifier.py --epochs 10 --lr 3e-3 --jitter wide --turn 0.35 --save "$W/cls1.pt"
 $PY classifier.py --resume "$W/cls1.pt" --epochs 4 --lr 1e-3 --jitter wide --turn 0.35 --synthetic "$W/synth" --detector-boxes ../tile_detector.onnx --save "$W/cls2.pt"
 $PY classifier.py --resume "$W/cls2.pt" --epochs 4 --lr 4e-4 --jitter wide --turn 0.35 --synthetic "$W/synth" --detector-boxes ../tile_detector.onnx --save "$W/cls3.pt"
+$PY classifier.py --resume "$W/cls3.pt" --epochs 5 --lr 6e-4 --jitter wide --turn 0.35 --synthetic "$W/synth2" --synthetic-per-epoch 12000 --detector-boxes ../tile_detector.onnx --save "$W/cls4.pt"
 $PY calibrate_confidence.py

@@ -1,0 +1,146 @@
+package vision
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gocv.io/x/gocv"
+)
+
+// heldOut is one measure on the held-out synthetic scenes: what the vision
+// issue asks (target) and the level the shipped models reach today (floor,
+// rounded down). The tests below fail when a change loses ground; raise a
+// floor when a model gains it. Every target is still far above its floor:
+// the issue stays open until the floors reach the targets.
+type heldOut struct {
+	name          string
+	target, floor float64
+}
+
+func checkHeldOut(t *testing.T, h heldOut, got float64) {
+	t.Helper()
+	t.Logf("%-22s %.4f  (issue target %.2f)", h.name, got, h.target)
+	if got < h.floor {
+		t.Errorf("%s: %.4f, below the level the shipped models reached (%.2f)", h.name, got, h.floor)
+	}
+}
+
+// TestHeldOutSynthetic runs the shipped models end to end on the held-out
+// synthetic scenes (testdata/synth/heldout: the KMahjongg "traditional" tile
+// set, and rare tiles in inks and frames training never saw). The issue asks
+// for tile F1 ≥ 0.97 over every tile and ≥ 0.98 on each rare class: red
+// fives, backs, kings/queens, jokers and sideways tiles flagged rotated.
+func TestHeldOutSynthetic(t *testing.T) {
+	s, err := EvaluateDir(recognizer(t), "../testdata/synth/heldout")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Mode.StrictRedFives || !s.Mode.CountBacks {
+		t.Fatalf("the held-out labels have red fives and backs, yet the mode is %v", s.Mode)
+	}
+	checkHeldOut(t, heldOut{"tile F1", 0.97, 0.45}, s.F1())
+	for _, h := range []heldOut{
+		{GroupRedFives, 0.98, 0.58},
+		{GroupBacks, 0.98, 0.01},
+		{GroupKings, 0.98, 0.12},
+		{GroupJokers, 0.98, 0.18},
+		{GroupSideways, 0.98, 0.22},
+	} {
+		if s.Group(h.name).Labels < 20 {
+			t.Errorf("%s: only %d labels in the held-out set", h.name, s.Group(h.name).Labels)
+		}
+		checkHeldOut(t, heldOut{h.name + " F1", h.target, h.floor}, s.GroupF1(h.name))
+	}
+	if t.Failed() {
+		t.Log("\n" + s.Report(true))
+	}
+}
+
+// TestHeldOutRareTilesRead gives the shipped classifier the labelled boxes
+// of the held-out synthetic scenes (the detector left out) and measures its
+// reading of the ordinary tiles of a set it never saw and of the rare classes
+// the photos have no labels for: red fives,
+// backs, Vietnamese kings/queens and jokers, the American joker, drawn in a
+// style training never saw, on a tile set training never saw; and the rule
+// that flags a tile lying across the others (a called tile) on the same
+// boxes.
+func TestHeldOutRareTilesRead(t *testing.T) {
+	rec := recognizer(t)
+	dir := "../testdata/synth/heldout"
+	names, err := filepath.Glob(filepath.Join(dir, "*.jpg"))
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no held-out scenes in %s (%v)", dir, err)
+	}
+	right := map[string]int{}
+	total := map[string]int{}
+	confused := map[[2]string]int{}
+	falseAcross := 0
+	for _, name := range names {
+		labels, err := ReadLabels(strings.TrimSuffix(name, ".jpg") + ".txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		img := gocv.IMRead(name, gocv.IMReadColor)
+		if img.Empty() {
+			t.Fatalf("%s does not decode", name)
+		}
+		boxes := make([]box, len(labels))
+		for i, l := range labels {
+			boxes[i] = box{x0: l.Box[0], y0: l.Box[1], x1: l.Box[2], y1: l.Box[3]}
+		}
+		for i, across := range lyingAcross(boxes) {
+			if labels[i].Rotated {
+				total[GroupSideways]++
+			}
+			if across && labels[i].Rotated {
+				right[GroupSideways]++
+			} else if across {
+				falseAcross++
+			}
+		}
+		w := <-rec.pool
+		reads := classify(&w.cls, &rec.cls, img, boxes)
+		rec.pool <- w
+		img.Close()
+		if len(reads) != len(labels) {
+			t.Fatalf("%s: %d readings for %d boxes", name, len(reads), len(labels))
+		}
+		for i, l := range labels {
+			g := codeGroup(l.Tile)
+			if g == "" {
+				g = "ordinary"
+			}
+			total[g]++
+			if reads[i].labels[0] == l.Tile {
+				right[g]++
+			} else {
+				confused[[2]string{l.Tile, reads[i].labels[0]}]++
+			}
+		}
+	}
+	t.Logf("upright tiles flagged as lying across: %d", falseAcross)
+	if n := ratio(falseAcross, total[GroupSideways]); n > 0.05 {
+		t.Errorf("%d upright tiles flagged as lying across, %.3f of the %d that do", falseAcross, n, total[GroupSideways])
+	}
+	for _, h := range []heldOut{
+		{"ordinary", 0.97, 0.66},
+		{GroupRedFives, 0.98, 0.68},
+		{GroupBacks, 0.98, 0.91},
+		{GroupKings, 0.98, 0.20},
+		{GroupJokers, 0.98, 0.44},
+		{GroupSideways, 0.98, 0.57},
+	} {
+		if total[h.name] < 20 {
+			t.Errorf("%s: only %d labelled tiles", h.name, total[h.name])
+		}
+		checkHeldOut(t, heldOut{h.name + " read right", h.target, h.floor}, ratio(right[h.name], total[h.name]))
+	}
+	if t.Failed() {
+		for k, n := range confused {
+			if n >= 3 {
+				t.Logf("  %s read as %s: %d", k[0], k[1], n)
+			}
+		}
+	}
+}
