@@ -48,12 +48,15 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeSheet$$' -fuzztime $(FUZZTIME) ./tournament/
 	$(GO) test -run '^$$' -fuzz '^FuzzCalibrate$$' -fuzztime $(FUZZTIME) ./calibration/
 
-# Retrain the shipped models from scratch (CPU, about two hours; needs
-# Debian's python3-torch python3-numpy python3-opencv). CI never retrains.
+# Retrain the shipped models from scratch (CPU, about 2½ hours; the
+# Debian packages come from scripts/setup.sh --train). CI never retrains.
+# train-check: each training script twice on a small slice, same bytes.
 train:
+	bash scripts/setup.sh --train
 	sh models/train/train.sh
 
 train-check:
+	bash scripts/setup.sh --train
 	sh models/train/check_repro.sh
 
 clean:

@@ -16,6 +16,14 @@ APT_PACKAGES=(
 RUNTIME_ONLY=false
 [ "${1:-}" = "--runtime" ] && RUNTIME_ONLY=true
 $RUNTIME_ONLY && APT_PACKAGES=(ca-certificates libopencv-dev)
+# --train: what `make train` and `make train-check` need (models/train/),
+# on top of a machine set up for the tests; CI never trains.
+TRAIN_ONLY=false
+if [ "${1:-}" = "--train" ]; then
+  TRAIN_ONLY=true
+  APT_PACKAGES=(python3-torch python3-numpy python3-opencv python3-onnx
+    librsvg2-bin kdegames-mahjongg-data-kf5 fonts-noto-cjk)
+fi
 
 need=()
 for p in "${APT_PACKAGES[@]}"; do
@@ -34,6 +42,7 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 
 $RUNTIME_ONLY && exit 0
+$TRAIN_ONLY && exit 0
 
 # Go: the module needs Go >= 1.22. Debian 12's golang-go is 1.19, so when no
 # new enough Go is on PATH we install Debian's and let it fetch the toolchain

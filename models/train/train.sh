@@ -1,7 +1,7 @@
 #!/bin/sh
 # Rebuild every shipped model from scratch (make train). CPU only, fixed
 # seeds; each stage resumes from the one before with a lower learning rate.
-# Needs Debian's python3-torch, python3-numpy, python3-opencv and
+# Needs (scripts/setup.sh --train installs them) Debian's python3-torch, python3-numpy, python3-opencv and
 # python3-onnx, librsvg2-bin, kdegames-mahjongg-data-kf5 and fonts-noto-cjk,
 # and shared/data/photos beside the repository. Writes models/*.onnx and
 # their manifests; then run `go test ./vision/ ./models/` and
