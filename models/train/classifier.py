@@ -150,6 +150,8 @@ DATA = ("shared/data/photos/train crops (22,667 boxes) with shift/scale jitter, 
         "half turns, greyscale, blur and brightness; later stages also the boxes the shipped detector finds in the train photos "
         "(labelled by the label box they match at IoU >= 0.5) and 8,000 crops an epoch from the synthetic scenes of models/train/synth.py, "
         "every code about equally likely")
+LICENCES = ("photos: CC BY 4.0; synthetic scenes: KMahjongg tile art GPL v2 or later, "
+            "Noto CJK fonts SIL OFL 1.1 (models/train/SYNTH.md)")
 SYNTHETIC = ("synth.py scenes --sets default,classic,jade --rare train --n 1500 --seed 1: tile art from the KMahjongg tile sets "
              "default (Raquel Ravanini), classic (Robert Buchholz) and jade (it-s) in Debian's kdegames-mahjongg-data-kf5, GPL v2 or later; "
              "red fives, backs, kings/queens and jokers drawn with Noto Sans CJK (fonts-noto-cjk, SIL OFL 1.1); see models/train/SYNTH.md")
@@ -252,7 +254,7 @@ def main():
                      "data": DATA},
         "measured": {"dev_crop_accuracy": round(acc, 4), "dev_crops": len(dx),
                      "note": "accuracy on crops of the labelled dev boxes; end-to-end numbers are in models/README.md"},
-        "licence_of_training_data": "CC BY 4.0",
+        "licence_of_training_data": LICENCES,
         "attribution": "Photos and labels from Chinese Mahjong Detection v4 (Roboflow Universe, riichimahjongdetection/chinese-mahjong-detection, CC BY 4.0); subset selected, labels converted to pixel boxes with tile codes and partly corrected.",
         "synthetic_data": SYNTHETIC,
     }
