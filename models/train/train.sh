@@ -34,4 +34,5 @@ $PY classifier.py --epochs 10 --lr 3e-3 --jitter wide --turn 0.35 --save "$W/cls
 $PY classifier.py --resume "$W/cls1.pt" --epochs 4 --lr 1e-3 --jitter wide --turn 0.35 --synthetic "$W/synth" --detector-boxes ../tile_detector.onnx --save "$W/cls2.pt"
 $PY classifier.py --resume "$W/cls2.pt" --epochs 4 --lr 4e-4 --jitter wide --turn 0.35 --synthetic "$W/synth" --detector-boxes ../tile_detector.onnx --save "$W/cls3.pt"
 $PY classifier.py --resume "$W/cls3.pt" --epochs 5 --lr 6e-4 --jitter wide --turn 0.35 --synthetic "$W/synth2" --synthetic-per-epoch 12000 --detector-boxes ../tile_detector.onnx --save "$W/cls4.pt"
+$PY classifier.py --resume "$W/cls4.pt" --epochs 5 --lr 4e-4 --jitter wide --turn 0.35 --synthetic "$W/synth2" --synthetic-per-epoch 12000 --detector-boxes ../tile_detector.onnx --save "$W/cls5.pt"
 $PY calibrate_confidence.py
