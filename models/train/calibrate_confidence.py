@@ -11,7 +11,7 @@ import os
 import cv2
 import numpy as np
 
-from common import CLASSES, crop_tile, load_split
+from common import CLASSES, crop_tile, load_split, write_manifest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -72,9 +72,7 @@ def main():
         "temperature": t, "fitted_on": "dev crops (%d)" % len(ys),
         "expected_calibration_error_before": round(float(before), 4),
         "expected_calibration_error_after": round(float(after), 4)}
-    with open(man_path, "w") as f:
-        json.dump(man, f, indent=2)
-        f.write("\n")
+    write_manifest(man_path, man)
     print(f"temperature {t}: ECE {before:.4f} -> {after:.4f}, OpenCV dev crop accuracy {right.mean():.4f}")
 
 

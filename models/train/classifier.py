@@ -6,8 +6,6 @@ ONNX (opset 11) with its manifest.
 CPU only, one thread, fixed seeds: the same run gives the same model.
 """
 import argparse
-import hashlib
-import json
 import os
 import random
 import time
@@ -18,7 +16,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from common import CLASSES, CROP_W, CROP_H, crop_tile, crop_turned, load_dir, load_split
+from common import (CLASSES, CROP_W, CROP_H, PHOTO_ATTRIBUTION, crop_tile, crop_turned, load_dir, load_split,
+                    sha256_file, write_manifest)
 
 torch.set_num_threads(1)
 random.seed(7)
@@ -237,7 +236,7 @@ def main():
                       dynamic_axes={"input": {0: "batch"}, "logits": {0: "batch"}})
     torch.save(net.state_dict(), args.save)
     acc = evaluate(net, dx, dy)
-    sha = hashlib.sha256(open(path, "rb").read()).hexdigest()
+    sha = sha256_file(path)
     manifest = {
         "name": "tile_classifier",
         "file": "tile_classifier.onnx",
@@ -255,12 +254,10 @@ def main():
         "measured": {"dev_crop_accuracy": round(acc, 4), "dev_crops": len(dx),
                      "note": "accuracy on crops of the labelled dev boxes; end-to-end numbers are in models/README.md"},
         "licence_of_training_data": LICENCES,
-        "attribution": "Photos and labels from Chinese Mahjong Detection v4 (Roboflow Universe, riichimahjongdetection/chinese-mahjong-detection, CC BY 4.0); subset selected, labels converted to pixel boxes with tile codes and partly corrected.",
+        "attribution": PHOTO_ATTRIBUTION,
         "synthetic_data": SYNTHETIC,
     }
-    with open(os.path.join(args.out, "tile_classifier.json"), "w") as f:
-        json.dump(manifest, f, indent=2)
-        f.write("\n")
+    write_manifest(os.path.join(args.out, "tile_classifier.json"), manifest)
     print(f"wrote {path} ({os.path.getsize(path)} bytes) dev crop accuracy {acc:.4f}", flush=True)
 
 

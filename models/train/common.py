@@ -1,6 +1,9 @@
 """Shared pieces of the training scripts: the photo labels, the tile classes
 and the crop geometry the Go recogniser repeats (vision/classify.go)."""
+import hashlib
+import json
 import os
+
 import cv2
 import numpy as np
 
@@ -12,6 +15,11 @@ CLASSES = ([f"{n}{s}" for s in "mps" for n in range(1, 10)] +
            [f"{n}z" for n in range(1, 8)] + [f"{n}f" for n in range(1, 9)] +
            ["0m", "0p", "0s"] + [f"{n}k" for n in range(1, 9)] +
            [f"{n}j" for n in range(1, 10)] + ["0z"])
+
+# The attribution every model trained on the labelled photos carries.
+PHOTO_ATTRIBUTION = ("Photos and labels from Chinese Mahjong Detection v4 (Roboflow Universe, "
+                     "riichimahjongdetection/chinese-mahjong-detection, CC BY 4.0); subset selected, "
+                     "labels converted to pixel boxes with tile codes and partly corrected.")
 
 CROP_W, CROP_H = 48, 64   # classifier input, portrait
 MARGIN = 0.06             # box grown by this share of its size on each side
@@ -90,3 +98,15 @@ def crop_turned(img, x0, y0, x1, y1, deg):
     M[1, 2] += r - cy
     patch = cv2.warpAffine(img, M, (2 * r, 2 * r), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
     return crop_tile(patch, r - bw / 2, r - bh / 2, r + bw / 2, r + bh / 2)
+
+
+def sha256_file(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def write_manifest(path, manifest):
+    """Write a model's manifest as the Go loader reads it (models/models.go)."""
+    with open(path, "w") as f:
+        json.dump(manifest, f, indent=2)
+        f.write("\n")

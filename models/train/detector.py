@@ -8,8 +8,6 @@ with its manifest.
 CPU only, one thread, fixed seeds.
 """
 import argparse
-import hashlib
-import json
 import math
 import os
 import random
@@ -21,7 +19,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from common import DET_SIZE, STRIDE, load_dir, load_split
+from common import DET_SIZE, PHOTO_ATTRIBUTION, STRIDE, load_dir, load_split, sha256_file, write_manifest
 
 torch.set_num_threads(1)
 random.seed(5)
@@ -322,7 +320,7 @@ def main():
     path = os.path.join(args.out, "tile_detector.onnx")
     torch.onnx.export(net, torch.zeros(1, 3, DET_SIZE, DET_SIZE), path, opset_version=11,
                       input_names=["input"], output_names=["maps"])
-    sha = hashlib.sha256(open(path, "rb").read()).hexdigest()
+    sha = sha256_file(path)
     manifest = {
         "name": "tile_detector",
         "file": "tile_detector.onnx",
@@ -341,11 +339,9 @@ def main():
         "measured": {"dev_localisation_precision": round(best[1], 4), "dev_localisation_recall": round(best[2], 4),
                      "dev_localisation_f1": round(best[3], 4), "note": "IoU >= 0.5 whatever the code, dev photos squashed to 384x384"},
         "licence_of_training_data": "CC BY 4.0",
-        "attribution": "Photos and labels from Chinese Mahjong Detection v4 (Roboflow Universe, riichimahjongdetection/chinese-mahjong-detection, CC BY 4.0); subset selected, labels converted to pixel boxes with tile codes and partly corrected.",
+        "attribution": PHOTO_ATTRIBUTION,
     }
-    with open(os.path.join(args.out, "tile_detector.json"), "w") as f:
-        json.dump(manifest, f, indent=2)
-        f.write("\n")
+    write_manifest(os.path.join(args.out, "tile_detector.json"), manifest)
     print(f"wrote {path} ({os.path.getsize(path)} bytes)", flush=True)
 
 
