@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"testing"
 
 	"mjscan/scoring"
 )
@@ -140,4 +142,34 @@ func ReadLines[T any](path string) ([]T, error) {
 		out = append(out, v)
 	}
 	return out, sc.Err()
+}
+
+// Check scores every case of the named corpus and reports each that differs
+// from its expected result, on the compared fields (Compare) and on what
+// extra finds (nil for nothing more); at least min cases must be there. It
+// logs and returns how many cases agreed exactly.
+func Check(t testing.TB, name string, min int, score func(*scoring.Request) scoring.Result, extra func(c *Case, res scoring.Result) []string) (exact int) {
+	t.Helper()
+	cases, err := Load(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) < max(min, 1) {
+		t.Fatalf("%s: only %d cases", name, len(cases))
+	}
+	for i := range cases {
+		c := &cases[i]
+		res := score(&c.Request)
+		diffs := Compare(c.Expect, res)
+		if extra != nil {
+			diffs = append(diffs, extra(c, res)...)
+		}
+		if len(diffs) > 0 {
+			t.Errorf("%s: %s (hand %s win %s; error %v)", c.Request.ID, strings.Join(diffs, "; "), c.Request.Hand, c.Request.WinTile, res.Error)
+			continue
+		}
+		exact++
+	}
+	t.Logf("%s: %d/%d exact", name, exact, len(cases))
+	return exact
 }

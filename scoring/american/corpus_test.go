@@ -1,7 +1,6 @@
 package american_test
 
 import (
-	"strings"
 	"testing"
 
 	"mjscan/internal/corpus"
@@ -11,24 +10,7 @@ import (
 // TestAmericanCorpus runs every case of the shared American corpus (the
 // seed's four 2013 hands on the sample card); every case must agree.
 func TestAmericanCorpus(t *testing.T) {
-	cases, err := corpus.Load("american_public.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(cases) == 0 {
-		t.Fatal("american_public.jsonl holds no cases")
-	}
-	e := american.New()
-	exact := 0
-	for _, c := range cases {
-		res := e.Score(&c.Request)
-		if diffs := corpus.Compare(c.Expect, res); len(diffs) > 0 {
-			t.Errorf("%s: %s (hand %s; error %v)", c.Request.ID, strings.Join(diffs, "; "), c.Request.Hand, res.Error)
-			continue
-		}
-		exact++
-	}
-	t.Logf("american_public.jsonl: %d/%d exact", exact, len(cases))
+	corpus.Check(t, "american_public.jsonl", 1, american.New().Score, nil)
 }
 
 // BenchmarkAmericanCorpus matches every public American case against the

@@ -14,26 +14,9 @@ import (
 // 000's table); every case must agree on the compared fields, and on the
 // base points, doubles and limit hands the corpus also records.
 func TestClassicalCorpus(t *testing.T) {
-	cases, err := corpus.Load("classical_public.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(cases) == 0 {
-		t.Fatal("classical_public.jsonl holds no cases")
-	}
-	e := classical.New()
-	exact := 0
-	for _, c := range cases {
-		res := e.Score(&c.Request)
-		diffs := corpus.Compare(c.Expect, res)
-		diffs = append(diffs, DetailDiffs(c.Expect, res)...)
-		if len(diffs) > 0 {
-			t.Errorf("%s: %s (hand %s win %s; error %v)", c.Request.ID, strings.Join(diffs, "; "), c.Request.Hand, c.Request.WinTile, res.Error)
-			continue
-		}
-		exact++
-	}
-	t.Logf("classical_public.jsonl: %d/%d exact", exact, len(cases))
+	corpus.Check(t, "classical_public.jsonl", 1, classical.New().Score, func(c *corpus.Case, res scoring.Result) []string {
+		return DetailDiffs(c.Expect, res)
+	})
 }
 
 // DetailDiffs compares the corpus' extra fields (base, doubles,

@@ -13,27 +13,12 @@ import (
 // match on the compared fields (ok, error code, fan), and on raw_faan (the
 // faan before the limit, from our breakdown) where the case gives it.
 func TestHKCorpus(t *testing.T) {
-	cases, err := corpus.Load("hk_public.jsonl")
-	if err != nil {
-		t.Fatalf("%v (the shared corpora sit in shared/corpora beside the repository)", err)
-	}
-	if len(cases) < 15 {
-		t.Fatalf("hk_public.jsonl: only %d cases", len(cases))
-	}
-	exact := 0
-	for _, c := range cases {
-		res := hk.New().Score(&c.Request)
-		diffs := corpus.Compare(c.Expect, res)
+	corpus.Check(t, "hk_public.jsonl", 15, hk.New().Score, func(c *corpus.Case, res scoring.Result) []string {
 		if raw, ok := c.Expect["raw_faan"].(float64); ok && int(raw) != rawFaan(res) {
-			diffs = append(diffs, "raw_faan: want "+itoa(int(raw))+", got "+itoa(rawFaan(res)))
+			return []string{"raw_faan: want " + itoa(int(raw)) + ", got " + itoa(rawFaan(res)) + "; fans " + strings.Join(fanNames(res), ", ")}
 		}
-		if len(diffs) > 0 {
-			t.Errorf("%s: %s (hand %s win %s; fans %v)", c.Request.ID, strings.Join(diffs, "; "), c.Request.Hand, c.Request.WinTile, fanNames(res))
-			continue
-		}
-		exact++
-	}
-	t.Logf("hk_public.jsonl: %d cases, %d exact", len(cases), exact)
+		return nil
+	})
 }
 
 // refRequestErrors are hk_ref.jsonl requests our engine refuses, and why:

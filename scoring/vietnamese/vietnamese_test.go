@@ -14,18 +14,8 @@ import (
 // TestVietnameseCorpus runs every case of the shared Vietnamese corpus;
 // every case must agree, on base points and doubles as well.
 func TestVietnameseCorpus(t *testing.T) {
-	cases, err := corpus.Load("vietnamese_public.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(cases) == 0 {
-		t.Fatal("vietnamese_public.jsonl holds no cases")
-	}
-	e := vietnamese.New()
-	exact := 0
-	for _, c := range cases {
-		res := e.Score(&c.Request)
-		diffs := corpus.Compare(c.Expect, res)
+	corpus.Check(t, "vietnamese_public.jsonl", 1, vietnamese.New().Score, func(c *corpus.Case, res scoring.Result) []string {
+		var diffs []string
 		if b, ok := res.Breakdown.(*classical.Breakdown); ok {
 			if v, ok := c.Expect["base"].(float64); ok && int(v) != b.Base {
 				diffs = append(diffs, fmt.Sprintf("base: want %v, got %d", v, b.Base))
@@ -34,13 +24,8 @@ func TestVietnameseCorpus(t *testing.T) {
 				diffs = append(diffs, fmt.Sprintf("doubles: want %v, got %d", v, b.DoublesTotal))
 			}
 		}
-		if len(diffs) > 0 {
-			t.Errorf("%s: %s (hand %s win %s; error %v)", c.Request.ID, strings.Join(diffs, "; "), c.Request.Hand, c.Request.WinTile, res.Error)
-			continue
-		}
-		exact++
-	}
-	t.Logf("vietnamese_public.jsonl: %d/%d exact", exact, len(cases))
+		return diffs
+	})
 }
 
 func req(tiles, win string, tsumo bool, flowers string, melds ...string) *scoring.Request {
