@@ -122,6 +122,7 @@ func Calibrate(rec *Recognizer, photo []byte) (*Bank, error) {
 	if err != nil {
 		return nil, err
 	}
+	boxes, reads = dropWeak(boxes, reads)
 	tiles := make([]TileSeen, len(boxes))
 	idx := make([]int, len(boxes))
 	for i, b := range boxes {
@@ -234,25 +235,6 @@ func gridCodes(rows [][]int) ([][]string, error) {
 		return nil, bad("only %d rows; the first %d rows (characters, circles, bamboos, honours) are required", len(rows), requiredRows)
 	}
 	return codes, nil
-}
-
-// findAndRead runs the detector and the classifier on a decoded photo
-// with one worker.
-func (r *Recognizer) findAndRead(ctx context.Context, img gocv.Mat) ([]box, []reading, error) {
-	var w *worker
-	select {
-	case w = <-r.pool:
-	case <-ctx.Done():
-		return nil, nil, ctx.Err()
-	}
-	defer func() { r.pool <- w }()
-	boxes := detectTiles(&w.det, &r.det, img)
-	reads := classify(&w.cls, &r.cls, img, boxes)
-	if len(reads) != len(boxes) {
-		return nil, nil, nil
-	}
-	boxes, reads = dropWeak(boxes, reads)
-	return boxes, reads, nil
 }
 
 // WithBank returns a recogniser that reads with the bank's templates as

@@ -158,17 +158,9 @@ func (r *Recognizer) recognizeMat(ctx context.Context, img gocv.Mat) ([]TileSeen
 	if img.Empty() || img.Channels() != 3 || img.Cols() < 8 || img.Rows() < 8 {
 		return []TileSeen{}, nil
 	}
-	var w *worker
-	select {
-	case w = <-r.pool:
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	defer func() { r.pool <- w }()
-	boxes := detectTiles(&w.det, &r.det, img)
-	reads := classify(&w.cls, &r.cls, img, boxes)
-	if len(reads) != len(boxes) {
-		return []TileSeen{}, nil
+	boxes, reads, err := r.findAndRead(ctx, img)
+	if err != nil {
+		return nil, err
 	}
 	if r.bank != nil {
 		v := r.bank.view()
@@ -201,6 +193,24 @@ func (r *Recognizer) recognizeMat(ctx context.Context, img gocv.Mat) ([]TileSeen
 		return a[0] < b[0]
 	})
 	return tiles, nil
+}
+
+// findAndRead runs the detector and the classifier on a decoded photo with
+// one worker, waiting for a free one until ctx ends.
+func (r *Recognizer) findAndRead(ctx context.Context, img gocv.Mat) ([]box, []reading, error) {
+	var w *worker
+	select {
+	case w = <-r.pool:
+	case <-ctx.Done():
+		return nil, nil, ctx.Err()
+	}
+	defer func() { r.pool <- w }()
+	boxes := detectTiles(&w.det, &r.det, img)
+	reads := classify(&w.cls, &r.cls, img, boxes)
+	if len(reads) != len(boxes) {
+		return nil, nil, nil
+	}
+	return boxes, reads, nil
 }
 
 // A box the detector is unsure of (centre score below weakBox; the
