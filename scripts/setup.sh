@@ -22,7 +22,7 @@ TRAIN_ONLY=false
 if [ "${1:-}" = "--train" ]; then
   TRAIN_ONLY=true
   APT_PACKAGES=(python3-torch python3-numpy python3-opencv python3-onnx
-    librsvg2-bin kdegames-mahjongg-data-kf5 fonts-noto-cjk)
+    librsvg2-bin kdegames-mahjongg-data-kf5 gnome-mahjongg xmahjongg fonts-noto-cjk)
 fi
 
 need=()

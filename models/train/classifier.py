@@ -27,9 +27,11 @@ torch.manual_seed(7)
 
 class TileNet(nn.Module):
     """A small VGG-like net: 4 conv blocks (the last one two convs deep),
-    global pooling, one linear layer."""
+    global pooling, one linear layer. With lying, the layer has one output
+    more, after the n codes' logits: the logit that the tile lies across the
+    crop (turned a quarter from the crop's portrait frame)."""
 
-    def __init__(self, n):
+    def __init__(self, n, lying=False):
         super().__init__()
         chans = [3, 16, 32, 64, 128]
         layers = []
@@ -42,7 +44,7 @@ class TileNet(nn.Module):
                    nn.BatchNorm2d(chans[4]), nn.ReLU(inplace=True)]
         self.features = nn.Sequential(*layers)
         self.drop = nn.Dropout(0.2)
-        self.fc = nn.Linear(chans[4], n)
+        self.fc = nn.Linear(chans[4], n + (1 if lying else 0))
 
     def forward(self, x):
         x = (x - 0.5) * 4.0  # input is BGR scaled to 0..1
@@ -75,10 +77,25 @@ def jitter(box, rng):
 # were the commonest misreading on dev (a diagonal tile's box holds it
 # corner to corner).
 turn_share = 0.0
+# Share of training crops that hold a tile lying across them (the
+# orientation output's positives; 0: a net without that output).
+lying_share = 0.0
+
+
+def lying_crop(c, rng):
+    """A portrait crop of a tile lying across it, made from an upright crop:
+    turned a quarter either way, cut to a box from as wide as the tile to
+    square (a detector box round a lying tile is often near square), and
+    squeezed back into the portrait frame."""
+    c = cv2.rotate(c, cv2.ROTATE_90_CLOCKWISE if rng.random() < 0.5 else cv2.ROTATE_90_COUNTERCLOCKWISE)
+    h, w = c.shape[:2]
+    keep = int(round(w * rng.uniform(0.75, 1.0)))
+    x0 = (w - keep) // 2
+    return cv2.resize(c[:, x0:x0 + keep], (CROP_W, CROP_H), interpolation=cv2.INTER_AREA)
 
 
 def make_crops(data, rng, augment):
-    xs, ys = [], []
+    xs, ys, lie = [], [], []
     for img, boxes in data:
         for b in boxes:
             if b[0] not in CLASSES:
@@ -91,6 +108,9 @@ def make_crops(data, rng, augment):
                 c = crop_tile(img, *coords)
             if c is None:
                 continue
+            lying = 0.0
+            if augment and lying_share > 0 and rng.random() < lying_share:
+                c, lying = lying_crop(c, rng), 1.0
             if augment:
                 if rng.random() < 0.5:
                     c = cv2.rotate(c, cv2.ROTATE_180)  # upside-down tiles keep their class
@@ -103,7 +123,10 @@ def make_crops(data, rng, augment):
                 c = np.clip(c.astype(np.float32) * a + bb, 0, 255).astype(np.uint8)
             xs.append(c)
             ys.append(CLASSES.index(b[0]))
+            lie.append(lying)
     x = torch.from_numpy(np.stack(xs)).permute(0, 3, 1, 2).contiguous()  # uint8; scaled per batch
+    if lying_share > 0:
+        return x, torch.tensor(ys), torch.tensor(lie)
     return x, torch.tensor(ys)
 
 
@@ -161,8 +184,23 @@ def evaluate(net, x, y):
     correct = 0
     with torch.no_grad():
         for i in range(0, len(x), 512):
-            correct += (net(x[i:i + 512].float() / 255.0).argmax(1) == y[i:i + 512]).sum().item()
+            correct += (net(x[i:i + 512].float() / 255.0)[:, :len(CLASSES)].argmax(1) == y[i:i + 512]).sum().item()
     return correct / len(x)
+
+
+def group_accuracy(net, x, y):
+    """Crop accuracy per group of codes: ordinary, red fives, backs, kings/queens, jokers."""
+    net.eval()
+    with torch.no_grad():
+        pred = torch.cat([net(x[i:i + 512].float() / 255.0)[:, :len(CLASSES)].argmax(1) for i in range(0, len(x), 512)])
+    groups = {"ordinary": lambda c: c[1] in "mpszf" and c[0] != "0", "red": lambda c: c in ("0m", "0p", "0s"),
+              "backs": lambda c: c == "0z", "kings": lambda c: c[1] == "k", "jokers": lambda c: c[1] == "j"}
+    out = []
+    for name, f in groups.items():
+        m = torch.tensor([f(CLASSES[int(v)]) for v in y])
+        if m.any():
+            out.append(f"{name} {(pred[m] == y[m]).float().mean().item():.3f}")
+    return ", ".join(out)
 
 
 def main():
@@ -178,8 +216,10 @@ def main():
     ap.add_argument("--synthetic", default="", help="a folder of synthetic scenes (synth.py scenes) to draw extra crops from")
     ap.add_argument("--synthetic-per-epoch", type=int, default=8000, help="synthetic crops per epoch, every code about equally likely")
     ap.add_argument("--limit", type=int, default=0, help="use only the first N train photos (the reproducibility check)")
+    ap.add_argument("--lying", type=float, default=0.0, help="share of crops turned a quarter to teach the extra output that says a tile lies across its crop")
+    ap.add_argument("--heldout", default="", help="also print the crop accuracy per group on this labelled folder after each epoch (a check only: never trained on)")
     args = ap.parse_args()
-    global jitter_shift, jitter_scale, turn_share
+    global jitter_shift, jitter_scale, turn_share, lying_share
     jitter_shift, jitter_scale = JITTER[args.jitter]
     turn_share = args.turn
     t0 = time.time()
@@ -197,19 +237,30 @@ def main():
         print(f"synthetic scenes: {len(synth)} ({time.time()-t0:.0f}s)", flush=True)
     rng = random.Random(11)
     dx, dy = make_crops(dev, rng, False)
-    net = TileNet(len(CLASSES))
+    held = None
+    if args.heldout:
+        held = make_crops([(img, boxes) for _, img, boxes in load_dir(args.heldout)], random.Random(0), False)
+    lying_share = args.lying
+    n = len(CLASSES)
+    net = TileNet(n, lying=lying_share > 0)
     if args.resume:
-        net.load_state_dict(torch.load(args.resume))
+        state = torch.load(args.resume)
+        if lying_share > 0 and state["fc.weight"].shape[0] == n:
+            # a net without the orientation output: start that output at zero
+            state["fc.weight"] = torch.cat([state["fc.weight"], torch.zeros(1, state["fc.weight"].shape[1])])
+            state["fc.bias"] = torch.cat([state["fc.bias"], torch.zeros(1)])
+        net.load_state_dict(state)
         rng = random.Random(19)
     lr = args.lr or 3e-3
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     steps_per_epoch = None
     sched = None
     for epoch in range(args.epochs):
-        x, y = make_crops(train, rng, True)
+        x, y, *lie = make_crops(train, rng, True)
         if synth:
-            sx, sy = make_crops(synthetic_sample(synth, args.synthetic_per_epoch, rng), rng, True)
+            sx, sy, *slie = make_crops(synthetic_sample(synth, args.synthetic_per_epoch, rng), rng, True)
             x, y = torch.cat([x, sx]), torch.cat([y, sy])
+            lie = [torch.cat([lie[0], slie[0]])] if lie else lie
         if sched is None:
             steps_per_epoch = (len(x) + 127) // 128
             sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps_per_epoch * args.epochs)
@@ -218,7 +269,10 @@ def main():
         tot = 0.0
         for i in range(0, len(x), 128):
             idx = perm[i:i + 128]
-            loss = F.cross_entropy(net(x[idx].float() / 255.0), y[idx], label_smoothing=0.05)
+            out = net(x[idx].float() / 255.0)
+            loss = F.cross_entropy(out[:, :n], y[idx], label_smoothing=0.05)
+            if lie:
+                loss = loss + F.binary_cross_entropy_with_logits(out[:, n], lie[0][idx])
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -229,6 +283,8 @@ def main():
         acc = evaluate(net, dx, dy)
         print(f"epoch {epoch+1}/{args.epochs} loss {tot/len(x):.4f} dev crop accuracy {acc:.4f} "
               f"({time.time()-t0:.0f}s)", flush=True)
+        if held is not None:
+            print("  held-out crops: " + group_accuracy(net, *held), flush=True)
     net.eval()
     path = os.path.join(args.out, "tile_classifier.onnx")
     torch.onnx.export(net, torch.zeros(1, 3, CROP_H, CROP_W), path, opset_version=11,
@@ -245,7 +301,8 @@ def main():
         "input": {"name": "input", "shape": [1, 3, CROP_H, CROP_W], "width": CROP_W, "height": CROP_H,
                   "channel_order": "BGR", "scale": 1 / 255.0, "mean": [0, 0, 0],
                   "crop": "label box grown by 6% each side; a box wider than 1.15x its height is turned 90 degrees clockwise; resized with INTER_AREA"},
-        "output": {"name": "logits", "shape": [1, len(CLASSES)], "activation": "softmax over logits"},
+        "output": {"name": "logits", "shape": [1, len(CLASSES) + (1 if lying_share > 0 else 0)],
+                   "activation": f"softmax over the first {len(CLASSES)} logits (one per label)"},
         "labels": CLASSES,
         "opencv_tested": "4.6.0",
         "onnx_opset": 11,
@@ -257,6 +314,9 @@ def main():
         "attribution": PHOTO_ATTRIBUTION,
         "synthetic_data": SYNTHETIC,
     }
+    if lying_share > 0:
+        manifest["lying_output"] = {"index": len(CLASSES), "activation": "sigmoid",
+                                    "meaning": "the tile lies across the crop: turned a quarter from the crop's portrait frame"}
     write_manifest(os.path.join(args.out, "tile_classifier.json"), manifest)
     print(f"wrote {path} ({os.path.getsize(path)} bytes) dev crop accuracy {acc:.4f}", flush=True)
 

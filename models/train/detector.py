@@ -128,6 +128,15 @@ def targets(boxes, size):
 scale_range = (0.7, 1.5)
 
 
+def drop_cut(img, boxes):
+    """The boxes of a synthetic scene less those its edge cuts: the scenes
+    label a tile down to 30% inside the picture, the photos leave such tiles
+    out, and a detector taught both ways finds the cut tiles at the edge of
+    real photos, where the labels have none."""
+    H, W = img.shape[:2]
+    return [b for b in boxes if b[1] > 1 and b[2] > 1 and b[3] < W - 1 and b[4] < H - 1]
+
+
 def sample(img, boxes, rng):
     """A random training window: scale, stretch, crop, quarter turns, flips, colour."""
     H, W = img.shape[:2]
@@ -151,7 +160,7 @@ def sample(img, boxes, rng):
         if cx1 <= cx0 or cy1 <= cy0:
             continue
         if (cx1 - cx0) * (cy1 - cy0) < 0.6 * area:
-            continue  # mostly cut off: neither taught as tile nor as background
+            continue  # mostly cut off by the window: taught as background
         out.append((cx0, cy0, cx1, cy1))
     k = rng.randint(0, 3)
     for _ in range(k):
@@ -247,7 +256,7 @@ def main():
     ap.add_argument("--scale", default="0.7,1.5", help="range of the random window scale")
     ap.add_argument("--decode-threshold", type=float, default=0.0, help="write this centre-score threshold to the manifest instead of the one best on dev")
     ap.add_argument("--init-onnx", default="", help="start from this exported detector (BatchNorm folded, kept frozen)")
-    ap.add_argument("--synthetic", default="", help="a folder of synthetic scenes (synth.py scenes) mixed into every epoch")
+    ap.add_argument("--synthetic", default="", help="folders of synthetic scenes (synth.py scenes), comma-separated, mixed into every epoch")
     ap.add_argument("--synthetic-share", type=float, default=0.5, help="share of each batch drawn from the synthetic scenes")
     ap.add_argument("--limit", type=int, default=0, help="use only the first N train photos (the reproducibility check)")
     args = ap.parse_args()
@@ -261,7 +270,7 @@ def main():
     print(f"loaded {len(train)} train / {len(dev)} dev photos in {time.time()-t0:.0f}s", flush=True)
     synth = []
     if args.synthetic:
-        synth = [(img, boxes) for _, img, boxes in load_dir(args.synthetic) if boxes]
+        synth = [(img, drop_cut(img, boxes)) for d in args.synthetic.split(",") for _, img, boxes in load_dir(d) if boxes]
         print(f"synthetic scenes: {len(synth)} ({time.time()-t0:.0f}s)", flush=True)
     rng = random.Random(13)
     net = TileDetector()

@@ -7,6 +7,7 @@ import cv2
 import numpy as np
 
 import synth_art as A
+import synth_raster as R
 
 FW, FH = 120, 160          # front size in px (sprite resolution)
 RADIUS = 0.11              # corner radius as a fraction of FW
@@ -140,6 +141,14 @@ def set_front_colour(setname):
 _front_cache = {}
 
 
+def set_art(setname, code):
+    """BGRA art of an ordinary code in a tile set: a kmahjongg element, or a
+    face cut from a gnome-mahjongg/xmahjongg sheet (synth_raster)."""
+    if setname in R.SHEETS:
+        return R.art(setname, code)
+    return A.render_element(setname, A.element_for(code, setname), 256)
+
+
 def tileset_front(setname, code):
     """Front of a code drawn from the tileset (incl. red fives); cached."""
     key = (setname, code)
@@ -152,10 +161,9 @@ def tileset_front(setname, code):
     red = c[0] == "0" and c[1] in "mps"
     if red:
         c = "5" + c[1]
-    elem = A.element_for(c, setname)
-    art = A.render_element(setname, elem, 256)
+    art = set_art(setname, c)
     if art is None:
-        raise SystemExit(f"{setname}: element {elem} missing")
+        raise SystemExit(f"{setname}: no art for {c}")
     if red:
         art = recolour_red(art, light_art)
     out = place_art(base, art)
@@ -323,7 +331,7 @@ def _tileset_art(setname, code):
         if red:
             c = "5" + c[1]
         light_art = setname in FRONT_COLOURS
-        art = A.render_element(setname, A.element_for(c, setname), 256)
+        art = set_art(setname, c)
         if red:
             art = recolour_red(art, light_art)
         scale = 1.0
