@@ -40,6 +40,13 @@ type Decode struct {
 	NMSIoU    float64 `json:"nms_iou"`
 }
 
+// Lying is the classifier's optional orientation output: the logit, at
+// Index in each row, right after the labels' logits, that the tile lies
+// across its crop (turned a quarter from the crop's portrait frame).
+type Lying struct {
+	Index int `json:"index"`
+}
+
 // Manifest describes one shipped model.
 type Manifest struct {
 	Name        string   `json:"name"`
@@ -48,6 +55,7 @@ type Manifest struct {
 	Input       Input    `json:"input"`
 	Output      Output   `json:"output"`
 	Labels      []string `json:"labels,omitempty"`
+	Lying       *Lying   `json:"lying_output,omitempty"`
 	Temperature float64  `json:"temperature,omitempty"`
 	Decode      Decode   `json:"decode"`
 	OpenCV      string   `json:"opencv_tested"`
@@ -75,6 +83,9 @@ func Load(name string) (Manifest, []byte, error) {
 	}
 	if m.Input.ChannelOrder != "BGR" || m.Input.Width <= 0 || m.Input.Height <= 0 || m.Input.Scale <= 0 {
 		return m, nil, fmt.Errorf("model %s: manifest input must be BGR with a size and scale", name)
+	}
+	if m.Lying != nil && m.Lying.Index != len(m.Labels) {
+		return m, nil, fmt.Errorf("model %s: lying_output must follow the %d labels' logits, not sit at %d", name, len(m.Labels), m.Lying.Index)
 	}
 	return m, data, nil
 }

@@ -71,3 +71,15 @@ func everyCode() []string {
 	add(1, 9, "j")
 	return append(out, "0z")
 }
+
+// TestShippedClassifierLies: the shipped classifier has the lying-across
+// output the recogniser's rotated flag reads (vision/recognizer.go).
+func TestShippedClassifierLies(t *testing.T) {
+	m, _, err := Load("tile_classifier")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Lying == nil || m.Lying.Index != len(m.Labels) || len(m.Output.Shape) != 2 || m.Output.Shape[1] != len(m.Labels)+1 {
+		t.Errorf("lying output %+v, output shape %v: want one more logit after the %d labels'", m.Lying, m.Output.Shape, len(m.Labels))
+	}
+}

@@ -19,10 +19,12 @@ const (
 )
 
 // reading is the classifier's verdict on one tile: labels and
-// probabilities, best first.
+// probabilities, best first, and, from a classifier with the lying-across
+// output, the probability that the tile lies across its crop (-1 without).
 type reading struct {
 	labels []string
 	probs  []float64
+	lying  float64
 }
 
 // cropTile cuts one tile out of the photo as the classifier expects it:
@@ -86,7 +88,11 @@ func classify(net *gocv.Net, m *models.Manifest, img gocv.Mat, boxes []box) []re
 	defer out.Close()
 	logits, err := out.DataPtrFloat32()
 	k := len(m.Labels)
-	if err != nil || len(logits) != 2*k*len(boxes) {
+	row := k
+	if m.Lying != nil {
+		row++
+	}
+	if err != nil || len(logits) != 2*row*len(boxes) {
 		return nil
 	}
 	temp := m.Temperature
@@ -95,9 +101,10 @@ func classify(net *gocv.Net, m *models.Manifest, img gocv.Mat, boxes []box) []re
 	}
 	res := make([]reading, len(boxes))
 	for i := range boxes {
+		a, b := logits[2*i*row:(2*i+1)*row], logits[(2*i+1)*row:(2*i+2)*row]
 		mean := make([]float32, k)
 		for j := range mean {
-			mean[j] = (logits[2*i*k+j] + logits[(2*i+1)*k+j]) / 2
+			mean[j] = (a[j] + b[j]) / 2
 		}
 		p := softmax(mean, temp)
 		idx := make([]int, k)
@@ -105,7 +112,10 @@ func classify(net *gocv.Net, m *models.Manifest, img gocv.Mat, boxes []box) []re
 			idx[j] = j
 		}
 		sort.SliceStable(idx, func(a, b int) bool { return p[idx[a]] > p[idx[b]] })
-		r := reading{}
+		r := reading{lying: -1}
+		if m.Lying != nil {
+			r.lying = 1 / (1 + math.Exp(-float64(a[k]+b[k])/2))
+		}
 		for _, j := range idx[:min(3, k)] {
 			r.labels = append(r.labels, m.Labels[j])
 			r.probs = append(r.probs, p[j])

@@ -39,13 +39,13 @@ func TestHeldOutSynthetic(t *testing.T) {
 	if !s.Mode.StrictRedFives || !s.Mode.CountBacks {
 		t.Fatalf("the held-out labels have red fives and backs, yet the mode is %v", s.Mode)
 	}
-	checkHeldOut(t, heldOut{"tile F1", 0.97, 0.46}, s.F1())
+	checkHeldOut(t, heldOut{"tile F1", 0.97, 0.51}, s.F1())
 	for _, h := range []heldOut{
-		{GroupRedFives, 0.98, 0.59},
+		{GroupRedFives, 0.98, 0.64},
 		{GroupBacks, 0.98, 0.01},
-		{GroupKings, 0.98, 0.14},
-		{GroupJokers, 0.98, 0.19},
-		{GroupSideways, 0.98, 0.23},
+		{GroupKings, 0.98, 0.17},
+		{GroupJokers, 0.98, 0.33},
+		{GroupSideways, 0.98, 0.25},
 	} {
 		if s.Group(h.name).Labels < 20 {
 			t.Errorf("%s: only %d labels in the held-out set", h.name, s.Group(h.name).Labels)
@@ -64,7 +64,7 @@ func TestHeldOutSynthetic(t *testing.T) {
 // backs, Vietnamese kings/queens and jokers, the American joker, drawn in a
 // style training never saw, on a tile set training never saw; and the rule
 // that flags a tile lying across the others (a called tile) on the same
-// boxes.
+// boxes (with the classifier's lying-across output, as recognition uses it).
 func TestHeldOutRareTilesRead(t *testing.T) {
 	rec := recognizer(t)
 	dir := "../testdata/synth/heldout"
@@ -89,7 +89,14 @@ func TestHeldOutRareTilesRead(t *testing.T) {
 		for i, l := range labels {
 			boxes[i] = box{x0: l.Box[0], y0: l.Box[1], x1: l.Box[2], y1: l.Box[3]}
 		}
-		for i, across := range lyingAcross(boxes) {
+		w := <-rec.pool
+		reads := classify(&w.cls, &rec.cls, img, boxes)
+		rec.pool <- w
+		img.Close()
+		if len(reads) != len(labels) {
+			t.Fatalf("%s: %d readings for %d boxes", name, len(reads), len(labels))
+		}
+		for i, across := range lyingAcross(boxes, reads) {
 			if labels[i].Rotated {
 				total[GroupSideways]++
 			}
@@ -98,13 +105,6 @@ func TestHeldOutRareTilesRead(t *testing.T) {
 			} else if across {
 				falseAcross++
 			}
-		}
-		w := <-rec.pool
-		reads := classify(&w.cls, &rec.cls, img, boxes)
-		rec.pool <- w
-		img.Close()
-		if len(reads) != len(labels) {
-			t.Fatalf("%s: %d readings for %d boxes", name, len(reads), len(labels))
 		}
 		for i, l := range labels {
 			g := codeGroup(l.Tile)
@@ -124,12 +124,12 @@ func TestHeldOutRareTilesRead(t *testing.T) {
 		t.Errorf("%d upright tiles flagged as lying across, %.3f of the %d that do", falseAcross, n, total[GroupSideways])
 	}
 	for _, h := range []heldOut{
-		{"ordinary", 0.97, 0.67},
-		{GroupRedFives, 0.98, 0.78},
-		{GroupBacks, 0.98, 0.92},
-		{GroupKings, 0.98, 0.22},
-		{GroupJokers, 0.98, 0.46},
-		{GroupSideways, 0.98, 0.57},
+		{"ordinary", 0.97, 0.71},
+		{GroupRedFives, 0.98, 0.87},
+		{GroupBacks, 0.98, 0.95},
+		{GroupKings, 0.98, 0.29},
+		{GroupJokers, 0.98, 0.52},
+		{GroupSideways, 0.98, 0.58},
 	} {
 		if total[h.name] < 20 {
 			t.Errorf("%s: only %d labelled tiles", h.name, total[h.name])

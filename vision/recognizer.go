@@ -168,7 +168,7 @@ func (r *Recognizer) recognizeMat(ctx context.Context, img gocv.Mat) ([]TileSeen
 		reads = v.review(img, boxes, reads)
 	}
 	boxes, reads = dropWeak(boxes, reads)
-	across := lyingAcross(boxes)
+	across := lyingAcross(boxes, reads)
 	tiles := make([]TileSeen, 0, len(boxes))
 	for i, b := range boxes {
 		rd := reads[i]
@@ -239,14 +239,59 @@ func dropWeak(boxes []box, reads []reading) ([]box, []reading) {
 	return keptB, keptR
 }
 
-// lyingAcross says which boxes hold a tile lying across the others. Most
-// tiles in a photo stand the same way; one lying across them is a called
-// tile. Photos are often stretched or turned, so a tile counts as lying
-// across only when its shape is far flatter (or, in a turned photo, far
-// taller) than the photo's typical tile. In a layout photographed at a slant
-// a box holds its tile corner to corner, so the tile's own width and height
-// are first recovered from its box and the slant of the rows (rowSlant).
-func lyingAcross(boxes []box) []bool {
+// lyingAcross says which tiles lie across the others: most tiles in a
+// photo stand the same way, and one lying across them is a called tile.
+// Where the classifier says, with confidence, whether each tile lies
+// across its crop, a tile's way in the photo follows from that and from
+// whether its crop was turned; the way most tiles stand is the upright
+// one. Backs, and tiles the classifier is unsure of, are judged by the
+// shape of their box (acrossByShape).
+func lyingAcross(boxes []box, reads []reading) []bool {
+	out := acrossByShape(boxes)
+	flat := make([]int, len(boxes)) // 1: lying flat in the photo, 0: standing, -1: not known
+	standing, lying := 0, 0
+	for i, b := range boxes {
+		flat[i] = -1
+		rd := reads[i]
+		if rd.lying < 0 || rd.labels[0] == "0z" || (rd.lying > 1-sureLying && rd.lying < sureLying) {
+			continue
+		}
+		turned := b.w() > sidewaysAspect*b.h()
+		if turned != (rd.lying >= 0.5) {
+			flat[i] = 1
+			lying++
+		} else {
+			flat[i] = 0
+			standing++
+		}
+	}
+	if lying+standing == 0 {
+		return out
+	}
+	upright := 0
+	if lying > standing {
+		upright = 1
+	}
+	for i, f := range flat {
+		if f >= 0 {
+			out[i] = f != upright
+		}
+	}
+	return out
+}
+
+// sureLying is how sure the classifier's orientation output must be, one
+// way or the other, for it to decide how a tile lies.
+const sureLying = 0.8
+
+// acrossByShape says which boxes hold a tile lying across the others from
+// the boxes' shapes alone. Photos are often stretched or turned, so a tile
+// counts as lying across only when its shape is far flatter (or, in a
+// turned photo, far taller) than the photo's typical tile. In a layout
+// photographed at a slant a box holds its tile corner to corner, so the
+// tile's own width and height are first recovered from its box and the
+// slant of the rows (rowSlant).
+func acrossByShape(boxes []box) []bool {
 	c, s := 1.0, 0.0
 	if a := rowSlant(boxes); math.Abs(a) >= 8*math.Pi/180 {
 		c, s = math.Abs(math.Cos(a)), math.Abs(math.Sin(a))

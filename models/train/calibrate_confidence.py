@@ -51,7 +51,9 @@ def main():
             blob = cv2.dnn.blobFromImages(cs[i:i + 256], 1 / 255.0, (48, 64), (0, 0, 0), False, False)
             net.setInput(blob)
             out.append(net.forward().copy())
-        return np.concatenate(out)
+        # the labels' logits only: vision/classify.go takes their softmax
+        # apart from the not-a-tile and lying-across outputs
+        return np.concatenate(out)[:, :len(CLASSES)]
     # The recogniser averages the logits of the crop and the crop turned half
     # round (vision/classify.go); the temperature is fitted to that average.
     plain = run(crops)

@@ -10,14 +10,21 @@ PY="nice -n 10 /usr/bin/python3 -u"
 W=$(mktemp -d "${TMPDIR:-/tmp}/mjscan-repro.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 for run in a b; do
-	mkdir -p "$W/$run"
+	mkdir -p "$W/$run/more"
 	$PY detector.py --limit 40 --epochs 1 --out "$W/$run" --save "$W/$run/det.pt" > "$W/$run/det.log"
 	$PY classifier.py --limit 40 --epochs 1 --turn 0.35 --out "$W/$run" --save "$W/$run/cls.pt" > "$W/$run/cls.log"
+	# the later stages' options: synthetic scenes (two tile sheets), edge-cut
+	# tiles, the not-a-tile and lying-across outputs
+	$PY synth.py scenes --sets smooth,real --rare train --variety --n 6 --seed 9 --out "$W/$run/synth" > /dev/null
+	cat "$W/$run/synth"/* | sha256sum | cut -c1-64 > "$W/$run/more/synthetic_scenes.sha256"
+	$PY detector.py --limit 20 --epochs 1 --synthetic "$W/$run/synth" --out "$W/$run/more" --save "$W/$run/det2.pt" > "$W/$run/det2.log"
+	$PY classifier.py --limit 20 --epochs 1 --lying 0.2 --negatives 200 --synthetic "$W/$run/synth" --synthetic-per-epoch 200 \
+		--out "$W/$run/more" --save "$W/$run/cls2.pt" > "$W/$run/cls2.log"
 done
 status=0
-for m in tile_detector tile_classifier; do
-	a=$(sha256sum < "$W/a/$m.onnx" | cut -c1-64)
-	b=$(sha256sum < "$W/b/$m.onnx" | cut -c1-64)
+for m in tile_detector.onnx tile_classifier.onnx more/tile_detector.onnx more/tile_classifier.onnx more/synthetic_scenes.sha256; do
+	a=$(sha256sum < "$W/a/$m" | cut -c1-64)
+	b=$(sha256sum < "$W/b/$m" | cut -c1-64)
 	if [ "$a" = "$b" ]; then
 		echo "$m: both runs gave $a"
 	else

@@ -27,11 +27,13 @@ torch.manual_seed(7)
 
 class TileNet(nn.Module):
     """A small VGG-like net: 4 conv blocks (the last one two convs deep),
-    global pooling, one linear layer. With lying, the layer has one output
-    more, after the n codes' logits: the logit that the tile lies across the
-    crop (turned a quarter from the crop's portrait frame)."""
+    global pooling, one linear layer. After the n codes' logits the layer
+    may have, in this order: with background, the logit that the crop holds
+    no tile at all (one softmax with the codes'); with lying, the logit that
+    the tile lies across the crop (turned a quarter from the crop's portrait
+    frame)."""
 
-    def __init__(self, n, lying=False):
+    def __init__(self, n, lying=False, background=False):
         super().__init__()
         chans = [3, 16, 32, 64, 128]
         layers = []
@@ -44,7 +46,7 @@ class TileNet(nn.Module):
                    nn.BatchNorm2d(chans[4]), nn.ReLU(inplace=True)]
         self.features = nn.Sequential(*layers)
         self.drop = nn.Dropout(0.2)
-        self.fc = nn.Linear(chans[4], n + (1 if lying else 0))
+        self.fc = nn.Linear(chans[4], n + (1 if background else 0) + (1 if lying else 0))
 
     def forward(self, x):
         x = (x - 0.5) * 4.0  # input is BGR scaled to 0..1
@@ -94,11 +96,49 @@ def lying_crop(c, rng):
     return cv2.resize(c[:, x0:x0 + keep], (CROP_W, CROP_H), interpolation=cv2.INTER_AREA)
 
 
+# The code of a training box that holds no tile (negatives).
+NOT_A_TILE = "--"
+
+
+def negatives(data, n, rng):
+    """n boxes where no tile is (table, felt, wood, racks, shadows, glare):
+    the size and shape of one of the picture's own tiles, either way round,
+    covering at most 15% of any labelled box; grouped by picture for
+    make_crops. The photos' labels leave some tiles out (discards, walls of
+    backs), so a few of these hold a tile; the synthetic scenes' do not."""
+    picked = {}
+    count = tries = 0
+    while count < n and tries < 30 * n:
+        tries += 1
+        si = rng.randrange(len(data))
+        img, boxes = data[si]
+        if not boxes:
+            continue
+        H, W = img.shape[:2]
+        b = boxes[rng.randrange(len(boxes))]
+        w, h = (b[3] - b[1]) * rng.uniform(0.8, 1.3), (b[4] - b[2]) * rng.uniform(0.8, 1.3)
+        if rng.random() < 0.5:
+            w, h = h, w
+        if w < 8 or h < 8 or w > W or h > H:
+            continue
+        x0, y0 = rng.uniform(-0.2 * w, W - 0.8 * w), rng.uniform(-0.2 * h, H - 0.8 * h)
+        x1, y1 = min(W, x0 + w), min(H, y0 + h)
+        x0, y0 = max(0, x0), max(0, y0)
+        if x1 - x0 < 8 or y1 - y0 < 8:
+            continue
+        area = (x1 - x0) * (y1 - y0)
+        if any(max(0, min(x1, l[3]) - max(x0, l[1])) * max(0, min(y1, l[4]) - max(y0, l[2])) > 0.15 * area for l in boxes):
+            continue
+        picked.setdefault(si, []).append((NOT_A_TILE, x0, y0, x1, y1))
+        count += 1
+    return [(data[si][0], bs) for si, bs in sorted(picked.items())]
+
+
 def make_crops(data, rng, augment):
     xs, ys, lie = [], [], []
     for img, boxes in data:
         for b in boxes:
-            if b[0] not in CLASSES:
+            if b[0] not in CLASSES and b[0] != NOT_A_TILE:
                 continue
             coords = jitter(b, rng) if augment else b[1:]
             if augment:
@@ -109,7 +149,7 @@ def make_crops(data, rng, augment):
             if c is None:
                 continue
             lying = 0.0
-            if augment and lying_share > 0 and rng.random() < lying_share:
+            if augment and lying_share > 0 and b[0] != NOT_A_TILE and rng.random() < lying_share:
                 c, lying = lying_crop(c, rng), 1.0
             if augment:
                 if rng.random() < 0.5:
@@ -122,7 +162,7 @@ def make_crops(data, rng, augment):
                 a, bb = rng.uniform(0.7, 1.3), rng.uniform(-30, 30)
                 c = np.clip(c.astype(np.float32) * a + bb, 0, 255).astype(np.uint8)
             xs.append(c)
-            ys.append(CLASSES.index(b[0]))
+            ys.append(len(CLASSES) if b[0] == NOT_A_TILE else CLASSES.index(b[0]))
             lie.append(lying)
     x = torch.from_numpy(np.stack(xs)).permute(0, 3, 1, 2).contiguous()  # uint8; scaled per batch
     if lying_share > 0:
@@ -171,12 +211,16 @@ def add_detector_boxes(train, onnx_path):
 DATA = ("shared/data/photos/train crops (22,667 boxes) with shift/scale jitter, tilted-tile crops (35% turned up to 45 degrees), "
         "half turns, greyscale, blur and brightness; later stages also the boxes the shipped detector finds in the train photos "
         "(labelled by the label box they match at IoU >= 0.5) and 8,000 crops an epoch from the synthetic scenes of models/train/synth.py, "
-        "every code about equally likely")
-LICENCES = ("photos: CC BY 4.0; synthetic scenes: KMahjongg tile art GPL v2 or later, "
+        "every code about equally likely; the last stage also 16,000 crops an epoch from scenes of ten tile sets, 6,000 crops "
+        "of places where no tile is (a not-a-tile output used in training only, see export) and 20% of crops turned "
+        "a quarter to teach the lying-across output")
+LICENCES = ("photos: CC BY 4.0; synthetic scenes: KMahjongg, gnome-mahjongg and xmahjongg tile art GPL v2 or later, "
             "Noto CJK fonts SIL OFL 1.1 (models/train/SYNTH.md)")
 SYNTHETIC = ("synth.py scenes --sets default,classic,jade --rare train --n 1500 --seed 1: tile art from the KMahjongg tile sets "
              "default (Raquel Ravanini), classic (Robert Buchholz) and jade (it-s) in Debian's kdegames-mahjongg-data-kf5, GPL v2 or later; "
-             "red fives, backs, kings/queens and jokers drawn with Noto Sans CJK (fonts-noto-cjk, SIL OFL 1.1); see models/train/SYNTH.md")
+             "red fives, backs, kings/queens and jokers drawn with Noto Sans CJK (fonts-noto-cjk, SIL OFL 1.1); then (--variety) Noto Sans and "
+             "Serif CJK; the last stage also the gnome-mahjongg themes smooth and postmodern (GNOME Mahjongg authors) and the xmahjongg "
+             "sheets dorothys, dorwhite (Dorothy Robinson) and real (Mark Sanctuary), GPL v2 or later; see models/train/SYNTH.md")
 
 
 def evaluate(net, x, y):
@@ -186,6 +230,26 @@ def evaluate(net, x, y):
         for i in range(0, len(x), 512):
             correct += (net(x[i:i + 512].float() / 255.0)[:, :len(CLASSES)].argmax(1) == y[i:i + 512]).sum().item()
     return correct / len(x)
+
+
+def widen_fc(state, n, bg, lying):
+    """A saved state for a net with the extra outputs asked for: an output
+    the saved net lacks starts at zero. A saved net with one extra output has
+    the lying one (the not-a-tile output came later)."""
+    w, b = state["fc.weight"], state["fc.bias"]
+    extra = w.shape[0] - n
+    had_bg, had_lying = extra == 2, extra >= 1
+    zw, zb = torch.zeros(1, w.shape[1]), torch.zeros(1)
+    rows_w, rows_b = [w[:n]], [b[:n]]
+    if bg:
+        rows_w.append(w[n:n + 1] if had_bg else zw)
+        rows_b.append(b[n:n + 1] if had_bg else zb)
+    if lying:
+        rows_w.append(w[-1:] if had_lying else zw)
+        rows_b.append(b[-1:] if had_lying else zb)
+    state = dict(state)
+    state["fc.weight"], state["fc.bias"] = torch.cat(rows_w), torch.cat(rows_b)
+    return state
 
 
 def group_accuracy(net, x, y):
@@ -216,6 +280,7 @@ def main():
     ap.add_argument("--synthetic", default="", help="a folder of synthetic scenes (synth.py scenes) to draw extra crops from")
     ap.add_argument("--synthetic-per-epoch", type=int, default=8000, help="synthetic crops per epoch, every code about equally likely")
     ap.add_argument("--limit", type=int, default=0, help="use only the first N train photos (the reproducibility check)")
+    ap.add_argument("--negatives", type=int, default=0, help="crops an epoch of places where no tile is, to teach the extra not-a-tile output (half from the photos, half from the synthetic scenes)")
     ap.add_argument("--lying", type=float, default=0.0, help="share of crops turned a quarter to teach the extra output that says a tile lies across its crop")
     ap.add_argument("--heldout", default="", help="also print the crop accuracy per group on this labelled folder after each epoch (a check only: never trained on)")
     args = ap.parse_args()
@@ -242,14 +307,11 @@ def main():
         held = make_crops([(img, boxes) for _, img, boxes in load_dir(args.heldout)], random.Random(0), False)
     lying_share = args.lying
     n = len(CLASSES)
-    net = TileNet(n, lying=lying_share > 0)
+    bg = args.negatives > 0
+    net = TileNet(n, lying=lying_share > 0, background=bg)
     if args.resume:
         state = torch.load(args.resume)
-        if lying_share > 0 and state["fc.weight"].shape[0] == n:
-            # a net without the orientation output: start that output at zero
-            state["fc.weight"] = torch.cat([state["fc.weight"], torch.zeros(1, state["fc.weight"].shape[1])])
-            state["fc.bias"] = torch.cat([state["fc.bias"], torch.zeros(1)])
-        net.load_state_dict(state)
+        net.load_state_dict(widen_fc(state, n, bg, lying_share > 0))
         rng = random.Random(19)
     lr = args.lr or 3e-3
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
@@ -257,8 +319,16 @@ def main():
     sched = None
     for epoch in range(args.epochs):
         x, y, *lie = make_crops(train, rng, True)
+        extra = []
         if synth:
-            sx, sy, *slie = make_crops(synthetic_sample(synth, args.synthetic_per_epoch, rng), rng, True)
+            extra.append(synthetic_sample(synth, args.synthetic_per_epoch, rng))
+        if bg:
+            half = args.negatives // 2 if synth else args.negatives
+            extra.append(negatives(train, args.negatives - half if synth else half, rng))
+            if synth:
+                extra.append(negatives(synth, half, rng))
+        for data in extra:
+            sx, sy, *slie = make_crops(data, rng, True)
             x, y = torch.cat([x, sx]), torch.cat([y, sy])
             lie = [torch.cat([lie[0], slie[0]])] if lie else lie
         if sched is None:
@@ -270,7 +340,7 @@ def main():
         for i in range(0, len(x), 128):
             idx = perm[i:i + 128]
             out = net(x[idx].float() / 255.0)
-            loss = F.cross_entropy(out[:, :n], y[idx], label_smoothing=0.05)
+            loss = F.cross_entropy(out[:, :n + (1 if bg else 0)], y[idx], label_smoothing=0.05)
             if lie:
                 loss = loss + F.binary_cross_entropy_with_logits(out[:, n], lie[0][idx])
             opt.zero_grad()
@@ -284,13 +354,30 @@ def main():
         print(f"epoch {epoch+1}/{args.epochs} loss {tot/len(x):.4f} dev crop accuracy {acc:.4f} "
               f"({time.time()-t0:.0f}s)", flush=True)
         if held is not None:
-            print("  held-out crops: " + group_accuracy(net, *held), flush=True)
+            print("  held-out crops: " + group_accuracy(net, *held[:2]), flush=True)
+    torch.save(net.state_dict(), args.save)
+    export(net, args, dx, dy)
+
+
+def export(net, args, dx, dy):
+    """Write the ONNX model and its manifest. A net trained with negatives
+    leaves its not-a-tile output behind here: that output taught the
+    features what is not a tile, but read as a verdict it cut real tiles
+    (dev: 70% of photos exactly right fell to 47-65% at any threshold), and
+    the photos' labels, which leave walls and discards out, make it noisy."""
+    n = len(CLASSES)
+    if net.fc.out_features == n + (1 if lying_share > 0 else 0) + 1:
+        out = TileNet(n, lying=lying_share > 0)
+        state = dict(net.state_dict())
+        keep = list(range(n)) + ([n + 1] if lying_share > 0 else [])
+        state["fc.weight"], state["fc.bias"] = state["fc.weight"][keep], state["fc.bias"][keep]
+        out.load_state_dict(state)
+        net = out
     net.eval()
     path = os.path.join(args.out, "tile_classifier.onnx")
     torch.onnx.export(net, torch.zeros(1, 3, CROP_H, CROP_W), path, opset_version=11,
                       input_names=["input"], output_names=["logits"],
                       dynamic_axes={"input": {0: "batch"}, "logits": {0: "batch"}})
-    torch.save(net.state_dict(), args.save)
     acc = evaluate(net, dx, dy)
     sha = sha256_file(path)
     manifest = {
@@ -301,8 +388,8 @@ def main():
         "input": {"name": "input", "shape": [1, 3, CROP_H, CROP_W], "width": CROP_W, "height": CROP_H,
                   "channel_order": "BGR", "scale": 1 / 255.0, "mean": [0, 0, 0],
                   "crop": "label box grown by 6% each side; a box wider than 1.15x its height is turned 90 degrees clockwise; resized with INTER_AREA"},
-        "output": {"name": "logits", "shape": [1, len(CLASSES) + (1 if lying_share > 0 else 0)],
-                   "activation": f"softmax over the first {len(CLASSES)} logits (one per label)"},
+        "output": {"name": "logits", "shape": [1, n + (1 if lying_share > 0 else 0)],
+                   "activation": f"softmax over the first {n} logits (one per label)"},
         "labels": CLASSES,
         "opencv_tested": "4.6.0",
         "onnx_opset": 11,
@@ -315,10 +402,12 @@ def main():
         "synthetic_data": SYNTHETIC,
     }
     if lying_share > 0:
-        manifest["lying_output"] = {"index": len(CLASSES), "activation": "sigmoid",
+        manifest["lying_output"] = {"index": n, "activation": "sigmoid",
                                     "meaning": "the tile lies across the crop: turned a quarter from the crop's portrait frame"}
     write_manifest(os.path.join(args.out, "tile_classifier.json"), manifest)
     print(f"wrote {path} ({os.path.getsize(path)} bytes) dev crop accuracy {acc:.4f}", flush=True)
+
+
 
 
 if __name__ == "__main__":

@@ -1,0 +1,70 @@
+package vision
+
+import "testing"
+
+// sideBySide lays n boxes of w×h side by side.
+func sideBySide(n int, w, h float64) []box {
+	out := make([]box, n)
+	for i := range out {
+		x := float64(i) * (w + 2)
+		out[i] = box{x0: x, y0: 0, x1: x + w, y1: h}
+	}
+	return out
+}
+
+func read(code string, lying float64) reading {
+	return reading{labels: []string{code}, probs: []float64{0.99}, lying: lying}
+}
+
+func TestLyingAcrossFromTheClassifier(t *testing.T) {
+	// Five standing tiles and one in a near-square box that the classifier
+	// sees lying across its crop: a called tile the box shape cannot tell.
+	boxes := sideBySide(6, 30, 40)
+	boxes[3] = box{x0: 96, y0: 4, x1: 132, y1: 40}
+	reads := []reading{read("1m", 0.02), read("2m", 0.05), read("3m", 0.01), read("4m", 0.97), read("5m", 0.03), read("6m", 0.02)}
+	if got := acrossByShape(boxes)[3]; got {
+		t.Fatalf("the box shape alone already flags the square box: the case is not the one meant")
+	}
+	want := []bool{false, false, false, true, false, false}
+	if got := lyingAcross(boxes, reads); !equalBools(got, want) {
+		t.Errorf("lyingAcross = %v, want %v", got, want)
+	}
+}
+
+func TestLyingAcrossTurnedPhoto(t *testing.T) {
+	// A photo turned a quarter: every box is wide, every crop is turned
+	// upright, and the one tile that lies across the others stands in a tall box.
+	boxes := sideBySide(5, 40, 30)
+	boxes[2] = box{x0: 84, y0: -5, x1: 114, y1: 35}
+	reads := []reading{read("1p", 0.03), read("2p", 0.02), read("3p", 0.04), read("4p", 0.01), read("5p", 0.05)}
+	want := []bool{false, false, true, false, false}
+	if got := lyingAcross(boxes, reads); !equalBools(got, want) {
+		t.Errorf("lyingAcross = %v, want %v", got, want)
+	}
+}
+
+func TestLyingAcrossUnsureFallsBackOnShape(t *testing.T) {
+	// Backs and unsure readings are judged by their boxes: a flat box among
+	// standing ones lies across; a classifier without the output (-1) too.
+	boxes := sideBySide(5, 30, 40)
+	boxes[4] = box{x0: 128, y0: 10, x1: 184, y1: 40}
+	for _, lying := range []float64{-1, 0.5} {
+		reads := []reading{read("1s", lying), read("2s", lying), read("0z", 0.99), read("3s", lying), read("4s", lying)}
+		want := []bool{false, false, false, false, true}
+		if got := lyingAcross(boxes, reads); !equalBools(got, want) {
+			t.Errorf("lying %v: lyingAcross = %v, want %v", lying, got, want)
+		}
+	}
+}
+
+func equalBools(a, b []bool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
