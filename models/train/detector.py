@@ -246,6 +246,14 @@ def evaluate(net, dev, thr=0.3):
     return p, r, 2 * p * r / max(1e-9, p + r)
 
 
+DATA = ("shared/data/photos/train (1,350 photos, 22,667 boxes): random 192 px windows, scale 0.7-1.5, stretch, "
+        "quarter turns, flips, colour")
+SYNTH_DATA = ("; the last stages also synthetic scenes (models/train/synth.py, 4,500 scenes of ten tile sets: "
+              "40%, then 10% and 5% of each batch), their tiles cut by the picture's edge taught as background")
+SYNTH_LICENCES = ("photos: CC BY 4.0; synthetic scenes: KMahjongg, gnome-mahjongg and xmahjongg tile art GPL v2 or later, "
+                  "Noto CJK fonts SIL OFL 1.1 (models/train/SYNTH.md)")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--epochs", type=int, default=10)
@@ -344,10 +352,10 @@ def main():
         "opencv_tested": "4.6.0",
         "onnx_opset": 11,
         "training": {"script": "models/train/detector.py", "recipe": "models/train/train.sh (all stages)", "last_stage": {k: v for k, v in vars(args).items() if k != "out"}, "seed": 5,
-                     "data": "shared/data/photos/train (1,350 photos, 22,667 boxes): random 192 px windows, scale 0.7-1.5, stretch, quarter turns, flips, colour"},
+                     "data": DATA + (SYNTH_DATA if args.synthetic else "")},
         "measured": {"dev_localisation_precision": round(best[1], 4), "dev_localisation_recall": round(best[2], 4),
                      "dev_localisation_f1": round(best[3], 4), "note": "IoU >= 0.5 whatever the code, dev photos squashed to 384x384"},
-        "licence_of_training_data": "CC BY 4.0",
+        "licence_of_training_data": SYNTH_LICENCES if args.synthetic else "CC BY 4.0",
         "attribution": PHOTO_ATTRIBUTION,
     }
     write_manifest(os.path.join(args.out, "tile_detector.json"), manifest)
