@@ -342,7 +342,7 @@ def main():
             out = net(x[idx].float() / 255.0)
             loss = F.cross_entropy(out[:, :n + (1 if bg else 0)], y[idx], label_smoothing=0.05)
             if lie:
-                loss = loss + F.binary_cross_entropy_with_logits(out[:, n], lie[0][idx])
+                loss = loss + F.binary_cross_entropy_with_logits(out[:, n + (1 if bg else 0)], lie[0][idx])
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -363,8 +363,10 @@ def export(net, args, dx, dy):
     """Write the ONNX model and its manifest. A net trained with negatives
     leaves its not-a-tile output behind here: that output taught the
     features what is not a tile, but read as a verdict it cut real tiles
-    (dev: 70% of photos exactly right fell to 47-65% at any threshold), and
-    the photos' labels, which leave walls and discards out, make it noisy."""
+    (dev: 70% of photos exactly right fell to 47-65% at any threshold; on
+    a run in which the lying loss, by a bug since fixed, was put on that
+    output too), and the photos' labels, which leave walls and discards
+    out, make it noisy."""
     n = len(CLASSES)
     if net.fc.out_features == n + (1 if lying_share > 0 else 0) + 1:
         out = TileNet(n, lying=lying_share > 0)
