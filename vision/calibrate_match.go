@@ -349,7 +349,7 @@ func decide(rd reading, bv bankVerdict) reading {
 		return rd
 	case bv.score >= strongScore && bv.margin >= strongMargin,
 		p < lowConfidence && bv.score >= clearScore && bv.margin >= clearMargin:
-		out := reading{labels: []string{bv.code}, probs: []float64{q}, lying: rd.lying}
+		out := reading{labels: []string{bv.code}, probs: []float64{q}, turned: rd.turned, lying: rd.lying}
 		out.labels = append(out.labels, net)
 		out.probs = append(out.probs, math.Min(p, 1-q))
 		for j := 1; j < len(rd.labels) && len(out.labels) < 3; j++ {

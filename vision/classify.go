@@ -19,29 +19,33 @@ const (
 )
 
 // reading is the classifier's verdict on one tile: labels and
-// probabilities, best first, and, from a classifier with the lying-across
-// output, the probability that the tile lies across its crop (-1 without).
+// probabilities, best first; whether its crop was turned upright (a wide
+// box); and, from a classifier with the lying-across output, the
+// probability that the tile lies across its crop (-1 without).
 type reading struct {
 	labels []string
 	probs  []float64
+	turned bool
 	lying  float64
 }
 
 // cropTile cuts one tile out of the photo as the classifier expects it:
-// portrait, at the manifest's input size. It returns an empty Mat when the
-// box holds too few pixels.
-func cropTile(img gocv.Mat, b box, w, h int) gocv.Mat {
+// portrait, at the manifest's input size, and says whether it turned the
+// cut a quarter to get there. It returns an empty Mat when the box holds
+// too few pixels.
+func cropTile(img gocv.Mat, b box, w, h int) (gocv.Mat, bool) {
 	mx, my := b.w()*cropMargin, b.h()*cropMargin
 	r := image.Rect(
 		max(0, int(math.Round(b.x0-mx))), max(0, int(math.Round(b.y0-my))),
 		min(img.Cols(), int(math.Round(b.x1+mx))), min(img.Rows(), int(math.Round(b.y1+my))))
 	out := gocv.NewMat()
 	if r.Dx() < 2 || r.Dy() < 2 {
-		return out
+		return out, false
 	}
 	region := img.Region(r)
 	defer region.Close()
-	if float64(r.Dx()) > sidewaysAspect*float64(r.Dy()) {
+	turn := float64(r.Dx()) > sidewaysAspect*float64(r.Dy())
+	if turn {
 		upright := gocv.NewMat()
 		defer upright.Close()
 		gocv.Rotate(region, &upright, gocv.Rotate90Clockwise)
@@ -49,7 +53,7 @@ func cropTile(img gocv.Mat, b box, w, h int) gocv.Mat {
 	} else {
 		gocv.Resize(region, &out, image.Pt(w, h), 0, 0, gocv.InterpolationArea)
 	}
-	return out
+	return out, turn
 }
 
 // classify reads every box with one batch through the classifier.
@@ -70,8 +74,10 @@ func classify(net *gocv.Net, m *models.Manifest, img gocv.Mat, boxes []box) []re
 	// readings averaged: tiles lie either way up, and the two views'
 	// mistakes differ (dev crops: 94.1% right from one view, 94.4% from two,
 	// first-stage classifier).
-	for _, b := range boxes {
-		c := cropTile(img, b, w, h)
+	turns := make([]bool, len(boxes))
+	for i, b := range boxes {
+		c, turn := cropTile(img, b, w, h)
+		turns[i] = turn
 		if c.Empty() {
 			c.Close()
 			c = blank.Clone()
@@ -112,7 +118,7 @@ func classify(net *gocv.Net, m *models.Manifest, img gocv.Mat, boxes []box) []re
 			idx[j] = j
 		}
 		sort.SliceStable(idx, func(a, b int) bool { return p[idx[a]] > p[idx[b]] })
-		r := reading{lying: -1}
+		r := reading{turned: turns[i], lying: -1}
 		if m.Lying != nil {
 			r.lying = 1 / (1 + math.Exp(-float64(a[k]+b[k])/2))
 		}

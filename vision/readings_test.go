@@ -37,6 +37,9 @@ func TestLyingAcrossTurnedPhoto(t *testing.T) {
 	boxes := sideBySide(5, 40, 30)
 	boxes[2] = box{x0: 84, y0: -5, x1: 114, y1: 35}
 	reads := []reading{read("1p", 0.03), read("2p", 0.02), read("3p", 0.04), read("4p", 0.01), read("5p", 0.05)}
+	for i := range reads {
+		reads[i].turned = i != 2 // the wide boxes' crops were turned upright
+	}
 	want := []bool{false, false, true, false, false}
 	if got := lyingAcross(boxes, reads); !equalBools(got, want) {
 		t.Errorf("lyingAcross = %v, want %v", got, want)

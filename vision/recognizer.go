@@ -300,14 +300,12 @@ func lyingAcross(boxes []box, reads []reading) []bool {
 	out := acrossByShape(boxes)
 	flat := make([]int, len(boxes)) // 1: lying flat in the photo, 0: standing, -1: not known
 	standing, lying := 0, 0
-	for i, b := range boxes {
+	for i, rd := range reads {
 		flat[i] = -1
-		rd := reads[i]
 		if rd.lying < 0 || rd.labels[0] == "0z" || (rd.lying > 1-sureLying && rd.lying < sureLying) {
 			continue
 		}
-		turned := b.w() > sidewaysAspect*b.h()
-		if turned != (rd.lying >= 0.5) {
+		if rd.turned != (rd.lying >= 0.5) {
 			flat[i] = 1
 			lying++
 		} else {
