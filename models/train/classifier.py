@@ -165,9 +165,7 @@ def make_crops(data, rng, augment):
             ys.append(len(CLASSES) if b[0] == NOT_A_TILE else CLASSES.index(b[0]))
             lie.append(lying)
     x = torch.from_numpy(np.stack(xs)).permute(0, 3, 1, 2).contiguous()  # uint8; scaled per batch
-    if lying_share > 0:
-        return x, torch.tensor(ys), torch.tensor(lie)
-    return x, torch.tensor(ys)
+    return x, torch.tensor(ys), torch.tensor(lie)
 
 
 def synthetic_sample(scenes, n, rng):
@@ -301,7 +299,7 @@ def main():
         synth = [(img, boxes) for _, img, boxes in load_dir(args.synthetic) if boxes]
         print(f"synthetic scenes: {len(synth)} ({time.time()-t0:.0f}s)", flush=True)
     rng = random.Random(11)
-    dx, dy = make_crops(dev, rng, False)
+    dx, dy, _ = make_crops(dev, rng, False)
     held = None
     if args.heldout:
         held = make_crops([(img, boxes) for _, img, boxes in load_dir(args.heldout)], random.Random(0), False)
@@ -318,7 +316,7 @@ def main():
     steps_per_epoch = None
     sched = None
     for epoch in range(args.epochs):
-        x, y, *lie = make_crops(train, rng, True)
+        x, y, lie = make_crops(train, rng, True)
         extra = []
         if synth:
             extra.append(synthetic_sample(synth, args.synthetic_per_epoch, rng))
@@ -328,9 +326,8 @@ def main():
             if synth:
                 extra.append(negatives(synth, half, rng))
         for data in extra:
-            sx, sy, *slie = make_crops(data, rng, True)
-            x, y = torch.cat([x, sx]), torch.cat([y, sy])
-            lie = [torch.cat([lie[0], slie[0]])] if lie else lie
+            sx, sy, slie = make_crops(data, rng, True)
+            x, y, lie = torch.cat([x, sx]), torch.cat([y, sy]), torch.cat([lie, slie])
         if sched is None:
             steps_per_epoch = (len(x) + 127) // 128
             sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps_per_epoch * args.epochs)
@@ -341,8 +338,8 @@ def main():
             idx = perm[i:i + 128]
             out = net(x[idx].float() / 255.0)
             loss = F.cross_entropy(out[:, :n + (1 if bg else 0)], y[idx], label_smoothing=0.05)
-            if lie:
-                loss = loss + F.binary_cross_entropy_with_logits(out[:, n + (1 if bg else 0)], lie[0][idx])
+            if lying_share > 0:
+                loss = loss + F.binary_cross_entropy_with_logits(out[:, n + (1 if bg else 0)], lie[idx])
             opt.zero_grad()
             loss.backward()
             opt.step()
