@@ -149,30 +149,42 @@ def set_art(setname, code):
     return A.render_element(setname, A.element_for(code, setname), 256)
 
 
+_art_cache = {}
+
+
+def tileset_art(setname, code):
+    """(art BGRA, scale) of a code drawn from the tileset: red fives are the
+    five's art recoloured, a blank white dragon gets a frame face (blue, or
+    white on jade); cached in memory."""
+    key = (setname, code)
+    if key not in _art_cache:
+        c = code
+        red = c[0] == "0" and c[1] in "mps"
+        if red:
+            c = "5" + c[1]
+        light_art = setname in FRONT_COLOURS
+        art = set_art(setname, c)
+        if art is None:
+            raise SystemExit(f"{setname}: no art for {c}")
+        if red:
+            art = recolour_red(art, light_art)
+        scale = 1.0
+        if c == "5z":
+            base = blank_front(set_front_colour(setname))
+            if not art_visible(base, place_art(base, art)):
+                col = (235, 235, 235) if light_art else (165, 95, 35)
+                art, scale = frame_art(col), 0.92
+        _art_cache[key] = (art, scale)
+    return _art_cache[key]
+
+
 def tileset_front(setname, code):
     """Front of a code drawn from the tileset (incl. red fives); cached."""
     key = (setname, code)
-    if key in _front_cache:
-        return _front_cache[key]
-    fc = set_front_colour(setname)
-    light_art = setname in FRONT_COLOURS
-    base = blank_front(fc)
-    c = code
-    red = c[0] == "0" and c[1] in "mps"
-    if red:
-        c = "5" + c[1]
-    art = set_art(setname, c)
-    if art is None:
-        raise SystemExit(f"{setname}: no art for {c}")
-    if red:
-        art = recolour_red(art, light_art)
-    out = place_art(base, art)
-    if c == "5z" and not art_visible(base, out):
-        # blank white dragon: give it a frame face (blue, or white on jade)
-        col = (235, 235, 235) if light_art else (165, 95, 35)
-        out = place_art(base, frame_art(col), 0.92)
-    _front_cache[key] = out
-    return out
+    if key not in _front_cache:
+        art, scale = tileset_art(setname, code)
+        _front_cache[key] = place_art(blank_front(set_front_colour(setname)), art, scale)
+    return _front_cache[key]
 
 
 def back_front(colour, rng):
@@ -319,31 +331,6 @@ TRAIN_FRONTS = [IVORY, (238, 240, 240), (246, 248, 248), (205, 232, 212),
 BACK_COLOURS_X = list(BODY_COLOURS.values()) + [
     (110, 40, 20), (20, 90, 20), (30, 30, 90), (180, 140, 60), (80, 160, 200), (120, 120, 120)]
 
-_art_cache = {}
-
-
-def _tileset_art(setname, code):
-    """(art BGRA, scale) of a tileset code (red fives recoloured), cached in memory."""
-    key = (setname, code)
-    if key not in _art_cache:
-        c = code
-        red = c[0] == "0" and c[1] in "mps"
-        if red:
-            c = "5" + c[1]
-        light_art = setname in FRONT_COLOURS
-        art = set_art(setname, c)
-        if red:
-            art = recolour_red(art, light_art)
-        scale = 1.0
-        if c == "5z":
-            base = blank_front(set_front_colour(setname))
-            if not art_visible(base, place_art(base, art)):
-                col = (235, 235, 235) if light_art else (165, 95, 35)
-                art, scale = frame_art(col), 0.92
-        _art_cache[key] = (art, scale)
-    return _art_cache[key]
-
-
 def _red_share(bgr, alpha):
     hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
     ink = (alpha > 128) & (hsv[:, :, 1] > 90) & (hsv[:, :, 2] > 60)
@@ -456,7 +443,7 @@ def train_front(setname, code, rng, front_colour):
             base = place_art(base, frame, rng.uniform(1.0, 1.08))
         scale *= rng.uniform(0.82, 0.95)
     else:
-        art, s0 = _tileset_art(setname, code)
+        art, s0 = tileset_art(setname, code)
         scale *= s0
         red = code[0] == "0"
         if not red and not dark_front and rng.random() < 0.5:
