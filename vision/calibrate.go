@@ -18,9 +18,11 @@ import (
 // GridRows is the order of the tiles in a calibration photo, row by row
 // from the top, each row left to right: the characters, the circles, the
 // bamboos, the honours (winds east south west north, then the white, green
-// and red dragons); then, when the set has them, the flowers and seasons,
-// and last the three red fives with a tile's back. The first four rows are
-// required.
+// and red dragons); then, when the set has them, the flowers and seasons;
+// the three red fives with a tile's back; the Vietnamese kings and queens;
+// and the jokers (Vietnamese, then the American). The first four rows are
+// required; the others may each be left out, and some laid out short
+// (see rowFits).
 var GridRows = [][]string{
 	{"1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m"},
 	{"1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p"},
@@ -28,10 +30,50 @@ var GridRows = [][]string{
 	{"1z", "2z", "3z", "4z", "5z", "6z", "7z"},
 	{"1f", "2f", "3f", "4f", "5f", "6f", "7f", "8f"},
 	{"0m", "0p", "0s", "0z"},
+	{"1k", "2k", "3k", "4k", "5k", "6k", "7k", "8k"},
+	{"1j", "2j", "3j", "4j", "5j", "6j", "7j", "8j", "9j"},
 }
 
-// requiredRows is how many of GridRows every calibration photo holds.
-const requiredRows = 4
+// How many of GridRows every calibration photo holds, and the optional
+// rows that may be laid out short.
+const (
+	requiredRows = 4
+	extraRow     = 5 // the red fives and a back
+	jokerRow     = 7
+)
+
+// rowFits gives the codes of grid row g laid out with n tiles, or nil when
+// that row cannot hold n tiles: every row in full; the red fives without
+// the back (a bare back is not always found); the eight Vietnamese jokers
+// without the American one, or the American joker alone.
+func rowFits(g, n int) []string {
+	if g < 0 || g >= len(GridRows) {
+		return nil
+	}
+	row := GridRows[g]
+	switch {
+	case n == len(row):
+		return row
+	case (g == extraRow || g == jokerRow) && n == len(row)-1:
+		return row[:n]
+	case g == jokerRow && n == 1:
+		return row[len(row)-1:]
+	}
+	return nil
+}
+
+// rowWants says what grid row g holds, for an error message.
+func rowWants(g int) string {
+	row := GridRows[g]
+	s := fmt.Sprintf("%d (%s)", len(row), strings.Join(row, " "))
+	switch g {
+	case extraRow:
+		s += " or the three red fives without the back"
+	case jokerRow:
+		s += ", 8 without the American joker, or 1 (9j) alone"
+	}
+	return s
+}
 
 // GridUsage explains the calibration layout to a person.
 const GridUsage = `Lay the tiles face up and upright, in rows from the top, with small gaps
@@ -42,8 +84,12 @@ between tiles and between rows, and photograph them from straight above:
   row 4: 1z 2z 3z 4z 5z 6z 7z         (east south west north, white green red)
   row 5: 1f 2f 3f 4f 5f 6f 7f 8f      (flowers then seasons; optional)
   row 6: 0m 0p 0s 0z                  (red fives, then a tile face down; optional)
-A set without flowers puts row 6 right after row 4; the face-down tile may
-be left out.`
+  row 7: 1k 2k 3k 4k 5k 6k 7k 8k      (kings E S W N, then queens; optional)
+  row 8: 1j 2j 3j 4j 5j 6j 7j 8j 9j   (Vietnamese jokers, then the American; optional)
+Leave out the rows a set does not have; the rows below move up. The
+face-down tile may be left out, and so may either kind of joker. A set with
+kings or jokers lays out its flowers too (a row of 8 right after the
+honours is read as the flowers).`
 
 // ErrBadGrid says the calibration photo does not hold the tiles in the
 // documented grid; the wrapping error says which row is wrong.
@@ -190,46 +236,34 @@ func gridCodes(rows [][]int) ([][]string, error) {
 		return fmt.Errorf("%w: %s (%s); lay the tiles out again as documented and take a new photo\n%s",
 			ErrBadGrid, fmt.Sprintf(format, a...), found, GridUsage)
 	}
-	want := func(r int) string {
-		g := GridRows[r]
-		return fmt.Sprintf("%d (%s)", len(g), strings.Join(g, " "))
-	}
-	// Each row found takes the next grid row whose count it has; the
-	// optional flower row may be skipped, and the back at the end of the
-	// last row left out, nothing else.
-	fits := func(r []int, g int) []string {
-		switch {
-		case g >= len(GridRows):
-			return nil
-		case len(r) == len(GridRows[g]):
-			return GridRows[g]
-		case g == len(GridRows)-1 && len(r) == len(GridRows[g])-1:
-			return GridRows[g][:len(r)]
-		}
-		return nil
-	}
+	// Each row found takes the next grid row that can hold its count;
+	// optional rows may be skipped, required ones not.
 	var codes [][]string
 	g := 0
 	for i, r := range rows {
-		c := fits(r, g)
-		if c == nil && g == requiredRows && i == len(rows)-1 {
-			if c = fits(r, g+1); c != nil {
-				g++ // no flowers: the red fives follow the honours
+		var c []string
+		h := g
+		for ; h < len(GridRows) && c == nil; h++ {
+			c = rowFits(h, len(r))
+			if c == nil && h < requiredRows {
+				break
 			}
 		}
-		switch {
-		case c != nil:
-		case g < len(GridRows)-1 && g != requiredRows:
-			return nil, bad("row %d has %d tiles, expected %s", i+1, len(r), want(g))
-		case g == requiredRows:
-			return nil, bad("row %d has %d tiles, expected %s or, in a set without flowers, %s", i+1, len(r), want(g), want(g+1))
-		case g == len(GridRows)-1:
-			return nil, bad("row %d has %d tiles, expected %s, or the three red fives without the back", i+1, len(r), want(g))
-		default:
-			return nil, bad("row %d is one row too many: the grid has at most %d rows", i+1, len(GridRows))
+		if c == nil {
+			switch {
+			case g >= len(GridRows):
+				return nil, bad("row %d is one row too many: the grid has at most %d rows", i+1, len(GridRows))
+			case g < requiredRows:
+				return nil, bad("row %d has %d tiles, expected %s", i+1, len(r), rowWants(g))
+			}
+			var left []string
+			for k := g; k < len(GridRows); k++ {
+				left = append(left, rowWants(k))
+			}
+			return nil, bad("row %d has %d tiles, expected one of the optional rows left: %s", i+1, len(r), strings.Join(left, "; "))
 		}
 		codes = append(codes, c)
-		g++
+		g = h
 	}
 	if len(rows) < requiredRows {
 		return nil, bad("only %d rows; the first %d rows (characters, circles, bamboos, honours) are required", len(rows), requiredRows)

@@ -2,7 +2,7 @@
 """Synthetic mahjong tile data for mjscan (see SYNTH.md).
 
   synth.py faces  --set NAME --out DIR [--rare none|train|heldout]
-  synth.py grid   --set NAME --out grid.jpg [--seed N] [--no-flowers] [--no-extra]
+  synth.py grid   --set NAME --out grid.jpg [--seed N] [--no-flowers] [--no-extra] [--rare heldout]
   synth.py scenes --sets a,b,c --rare none|train|heldout --n N --seed S --out DIR [--quality Q]
   synth.py sheet  --set NAME --out sheet.png [--rare ...]     (contact sheet, for checking)
 
@@ -33,6 +33,8 @@ GRID_ROWS = [
     [f"{n}z" for n in range(1, 8)],
     [f"{n}f" for n in range(1, 9)],          # optional (--no-flowers)
     ["0m", "0p", "0s", "0z"],                # optional (--no-extra)
+    [f"{n}k" for n in range(1, 9)],          # with --rare: kings, queens
+    [f"{n}j" for n in range(1, 10)],         # with --rare: jokers
 ]
 
 
@@ -166,6 +168,8 @@ def render(tiles, table, rng, ow, oh, body, offset, ivory_frac, tint, Hm, shadow
 def cmd_grid(args):
     rng = np.random.default_rng(A.stable_seed("grid", args.set, args.seed))
     rows = GRID_ROWS[:4] + ([GRID_ROWS[4]] if not args.no_flowers else []) + ([GRID_ROWS[5]] if not args.no_extra else [])
+    if args.rare != "none":
+        rows += GRID_ROWS[6:]
     ow, oh = 1280, 960
     cw, ch = ow, oh
     Hm = S.random_homography(rng, cw, ch, ow, oh, strength=0.35)
@@ -188,7 +192,10 @@ def cmd_grid(args):
         for c, code in enumerate(row):
             cx = gx0 + (c * (tw_u + gapx) + tw_u / 2) * th
             cy = gy0 + (r * (1 + gapy) + 0.5) * th
-            front = front_for(args.set, code, None, rng, body)
+            if code[1] in "kj":   # one drawing of each, as a real set has
+                front = F.rare_front(args.set, code, args.rare, 0)
+            else:
+                front = front_for(args.set, code, None, rng, body)
             tiles.append(S.Tile(code, front, 0, rng.uniform(-1.5, 1.5), cx + rng.uniform(-1, 1) * 0.02 * th,
                                 cy + rng.uniform(-1, 1) * 0.02 * th, th, back=(code == "0z")))
     table = S.table_texture(rng, ch, cw)
@@ -470,6 +477,7 @@ def main(argv=None):
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--no-flowers", action="store_true")
     p.add_argument("--no-extra", action="store_true")
+    p.add_argument("--rare", default="none", choices=["none", "train", "heldout"], help="also rows of kings/queens and jokers, drawn in this style")
     p = sub.add_parser("scenes")
     p.add_argument("--sets", default=",".join(TRAIN_SETS))
     p.add_argument("--rare", default="train", choices=["none", "train", "heldout"])
