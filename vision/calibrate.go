@@ -169,6 +169,13 @@ func Calibrate(rec *Recognizer, photo []byte) (*Bank, error) {
 		return nil, err
 	}
 	boxes, reads = dropWeak(boxes, reads)
+	// The grid's only back is the optional one at the end of row 6, and a
+	// bare back is rarely found with confidence: a box the detector is
+	// unsure of that reads as a back is taken for a plain patch of table
+	// (the egypt grid's wood reads 0z at 93%).
+	boxes, reads = keep(boxes, reads, func(b box, rd reading) bool {
+		return b.score >= weakBox || rd.labels[0] != "0z"
+	})
 	tiles := make([]TileSeen, len(boxes))
 	idx := make([]int, len(boxes))
 	for i, b := range boxes {

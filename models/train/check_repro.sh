@@ -14,11 +14,11 @@ for run in a b; do
 	$PY detector.py --limit 40 --epochs 1 --out "$W/$run" --save "$W/$run/det.pt" > "$W/$run/det.log"
 	$PY classifier.py --limit 40 --epochs 1 --turn 0.35 --out "$W/$run" --save "$W/$run/cls.pt" > "$W/$run/cls.log"
 	# the later stages' options: synthetic scenes (two tile sheets), edge-cut
-	# tiles, the not-a-tile and lying-across outputs
+	# tiles, the not-a-tile and lying-across outputs, more kings and jokers
 	$PY synth.py scenes --sets smooth,real --rare train --variety --n 6 --seed 9 --out "$W/$run/synth" > /dev/null
 	cat "$W/$run/synth"/* | sha256sum | cut -c1-64 > "$W/$run/more/synthetic_scenes.sha256"
 	$PY detector.py --limit 20 --epochs 1 --synthetic "$W/$run/synth" --out "$W/$run/more" --save "$W/$run/det2.pt" > "$W/$run/det2.log"
-	$PY classifier.py --limit 20 --epochs 1 --lying 0.2 --negatives 200 --synthetic "$W/$run/synth" --synthetic-per-epoch 200 \
+	$PY classifier.py --limit 20 --epochs 1 --lying 0.2 --negatives 200 --synthetic "$W/$run/synth" --synthetic-per-epoch 200 --rare-boost 2.5 \
 		--out "$W/$run/more" --save "$W/$run/cls2.pt" > "$W/$run/cls2.log"
 done
 status=0

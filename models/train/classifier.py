@@ -168,17 +168,20 @@ def make_crops(data, rng, augment):
     return x, torch.tensor(ys), torch.tensor(lie)
 
 
-def synthetic_sample(scenes, n, rng):
+def synthetic_sample(scenes, n, rng, rare_boost=1.0):
     """n boxes of the synthetic scenes, drawn so that each tile code is about
-    equally likely, grouped back by scene for make_crops."""
+    equally likely (kings/queens and jokers rare_boost times as likely as
+    the others), grouped back by scene for make_crops."""
     by_code = {}
     for si, (_, boxes) in enumerate(scenes):
         for bi, b in enumerate(boxes):
             by_code.setdefault(b[0], []).append((si, bi))
     codes = sorted(by_code)
+    weights = [rare_boost if c[1] in "kj" else 1.0 for c in codes]
     picked = {}
     for _ in range(n):
-        si, bi = rng.choice(by_code[rng.choice(codes)])
+        code = rng.choice(codes) if rare_boost == 1.0 else rng.choices(codes, weights)[0]
+        si, bi = rng.choice(by_code[code])
         picked.setdefault(si, []).append(scenes[si][1][bi])
     return [(scenes[si][0], bs) for si, bs in sorted(picked.items())]
 
@@ -277,6 +280,7 @@ def main():
     ap.add_argument("--turn", type=float, default=0.0, help="share of crops cut around a tile turned up to 45 degrees")
     ap.add_argument("--synthetic", default="", help="a folder of synthetic scenes (synth.py scenes) to draw extra crops from")
     ap.add_argument("--synthetic-per-epoch", type=int, default=8000, help="synthetic crops per epoch, every code about equally likely")
+    ap.add_argument("--rare-boost", type=float, default=1.0, help="kings/queens and jokers this many times as likely as other codes among the synthetic crops")
     ap.add_argument("--limit", type=int, default=0, help="use only the first N train photos (the reproducibility check)")
     ap.add_argument("--negatives", type=int, default=0, help="crops an epoch of places where no tile is, to teach the extra not-a-tile output (half from the photos, half from the synthetic scenes)")
     ap.add_argument("--lying", type=float, default=0.0, help="share of crops turned a quarter to teach the extra output that says a tile lies across its crop")
@@ -319,7 +323,7 @@ def main():
         x, y, lie = make_crops(train, rng, True)
         extra = []
         if synth:
-            extra.append(synthetic_sample(synth, args.synthetic_per_epoch, rng))
+            extra.append(synthetic_sample(synth, args.synthetic_per_epoch, rng, args.rare_boost))
         if bg:
             half = args.negatives // 2 if synth else args.negatives
             extra.append(negatives(train, args.negatives - half if synth else half, rng))
