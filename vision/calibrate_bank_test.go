@@ -296,7 +296,11 @@ func TestBankReadsAnUnseenSet(t *testing.T) {
 // rows of kings/queens and jokers (testdata/synth/traditional-grid.jpg: the
 // held-out "traditional" set, its rare tiles in the held-out drawing style)
 // gives a bank with all 17 of them, and that bank lifts the reading of the
-// held-out scenes, jokers and kings/queens included.
+// held-out scenes, the jokers among them. Kings and queens stay as the
+// network reads them: the bank does not overturn the network within a
+// kind (decide), as its colour match is swayed by ink and frame more than
+// by the one small glyph that tells a king from its kin; the scenes draw
+// each code in four inks and weights, the grid in one.
 func TestBankReadsKingsAndJokers(t *testing.T) {
 	rec := recognizer(t)
 	data, err := os.ReadFile("../testdata/synth/traditional-grid.jpg")
@@ -326,11 +330,11 @@ func TestBankReadsKingsAndJokers(t *testing.T) {
 	for _, c := range []struct {
 		name      string
 		get       func(*Score) float64
-		gain, min float64 // gain over reading without the bank; the level reached
+		gain, min float64 // gain over reading without the bank (at least); the level reached
 	}{
-		{"tile F1", (*Score).F1, 0.05, 0.73},
-		{GroupJokers + " F1", func(s *Score) float64 { return s.GroupF1(GroupJokers) }, 0.05, 0.58},
-		{GroupKings + " F1", func(s *Score) float64 { return s.GroupF1(GroupKings) }, 0.02, 0.30},
+		{"tile F1", (*Score).F1, 0.05, 0.79},
+		{GroupJokers + " F1", func(s *Score) float64 { return s.GroupF1(GroupJokers) }, 0.02, 0.78},
+		{GroupKings + " F1", func(s *Score) float64 { return s.GroupF1(GroupKings) }, -0.01, 0.53},
 	} {
 		w, wo := c.get(with), c.get(without)
 		t.Logf("held-out %s: %.3f with the bank, %.3f without", c.name, w, wo)
@@ -362,6 +366,12 @@ func TestBankDecide(t *testing.T) {
 		{net("7z", 0.9), bankVerdict{code: "4m", score: 0.84, margin: 0.03}, "7z", "4m", 0.9},
 		// A weak match leaves the network, and joins the alternatives.
 		{net("7z", 0.5), bankVerdict{code: "4m", score: 0.6, margin: 0.01}, "7z", "2m", 0.5},
+		// Within the kings/queens, or the jokers, the network's choice
+		// stands however strong the match (the match joins the alternatives);
+		// across kinds the match wins.
+		{net("4k", 0.5), bankVerdict{code: "1k", score: 0.95, margin: 0.08}, "4k", "1k", 0.5},
+		{net("8j", 0.6), bankVerdict{code: "3j", score: 0.95, margin: 0.08}, "8j", "3j", 0.6},
+		{net("7f", 0.9), bankVerdict{code: "1k", score: 0.95, margin: 0.08}, "1k", "7f", 0.9},
 	} {
 		got := decide(c.rd, c.bv)
 		if got.labels[0] != c.want || got.labels[1] != c.alt || got.probs[0] < c.atLeast || len(got.labels) != len(got.probs) || len(got.labels) > 3 {
