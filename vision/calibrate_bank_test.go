@@ -411,3 +411,29 @@ func BenchmarkRecognizeWithBank(b *testing.B) {
 		}
 	})
 }
+
+// FuzzCalibrate: from raw bytes to a bank, nothing crashes; what is not a
+// calibration photo is refused with one of the documented errors, and a
+// bank that comes out passes its own checks.
+func FuzzCalibrate(f *testing.F) {
+	if data, err := os.ReadFile(egyptGrid + ".jpg"); err == nil {
+		f.Add(data)
+	}
+	f.Add([]byte("\x89PNG\r\n\x1a\n"))
+	f.Add([]byte("not a photo"))
+	rec, err := New(Config{Workers: 1})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		b, err := Calibrate(rec, data)
+		switch {
+		case err == nil:
+			if verr := b.validate(); verr != nil {
+				t.Fatalf("a bank that fails its own checks: %v", verr)
+			}
+		case !errors.Is(err, ErrNotAPhoto) && !errors.Is(err, ErrBadGrid) && !errors.Is(err, ErrTooLarge):
+			t.Fatalf("undocumented error: %v", err)
+		}
+	})
+}
