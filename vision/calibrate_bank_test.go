@@ -416,15 +416,7 @@ func BenchmarkRecognizeWithBank(b *testing.B) {
 // calibration photo is refused with one of the documented errors, and a
 // bank that comes out passes its own checks.
 func FuzzCalibrate(f *testing.F) {
-	if data, err := os.ReadFile(egyptGrid + ".jpg"); err == nil {
-		f.Add(data)
-	}
-	f.Add([]byte("\x89PNG\r\n\x1a\n"))
-	f.Add([]byte("not a photo"))
-	rec, err := New(Config{Workers: 1})
-	if err != nil {
-		f.Fatal(err)
-	}
+	rec := fuzzSetup(f, egyptGrid+".jpg")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		b, err := Calibrate(rec, data)
 		switch {

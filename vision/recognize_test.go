@@ -97,8 +97,10 @@ func TestRecognizeConcurrently(t *testing.T) {
 	}
 }
 
-func FuzzRecognize(f *testing.F) {
-	if data, err := os.ReadFile("../testdata/photos/dev-sample.jpg"); err == nil {
+// fuzzSetup seeds a fuzz test with a photo and two things that are not
+// photos, and gives it a one-worker recogniser.
+func fuzzSetup(f *testing.F, photo string) *Recognizer {
+	if data, err := os.ReadFile(photo); err == nil {
 		f.Add(data)
 	}
 	f.Add([]byte("\x89PNG\r\n\x1a\n"))
@@ -107,6 +109,11 @@ func FuzzRecognize(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
+	return rec
+}
+
+func FuzzRecognize(f *testing.F) {
+	rec := fuzzSetup(f, "../testdata/photos/dev-sample.jpg")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r := rec.Recognize("f", data)
 		if r.OK == (r.Error != nil) {
