@@ -310,9 +310,12 @@ func (v *bankView) verdict(scores []float64) (bankVerdict, bool) {
 }
 
 // samePicture says whether two codes are of one kind that only a small
-// glyph tells apart: two kings/queens, or two jokers.
+// glyph tells apart: two kings/queens, or two jokers (of one family, as
+// minReading counts them; a five and its red five are told apart by
+// colour, which the bank sees).
 func samePicture(a, b string) bool {
-	return len(a) == 2 && len(b) == 2 && a[1] == b[1] && (a[1] == 'k' || a[1] == 'j')
+	f := family(a)
+	return f == family(b) && (f == "k" || f == "j")
 }
 
 // confidence turns a match into a probability that it names the tile.

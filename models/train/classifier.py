@@ -311,6 +311,7 @@ def main():
     n = len(CLASSES)
     bg = args.negatives > 0
     net = TileNet(n, lying=lying_share > 0, background=bg)
+    lying_col = n + (1 if bg else 0)   # the codes' (and not-a-tile) logits come first
     if args.resume:
         state = torch.load(args.resume)
         net.load_state_dict(widen_fc(state, n, bg, lying_share > 0))
@@ -324,11 +325,11 @@ def main():
         extra = []
         if synth:
             extra.append(synthetic_sample(synth, args.synthetic_per_epoch, rng, args.rare_boost))
-        if bg:
-            half = args.negatives // 2 if synth else args.negatives
-            extra.append(negatives(train, args.negatives - half if synth else half, rng))
+        if bg:   # half from the scenes when there are scenes, the rest from the photos
+            from_scenes = args.negatives // 2 if synth else 0
+            extra.append(negatives(train, args.negatives - from_scenes, rng))
             if synth:
-                extra.append(negatives(synth, half, rng))
+                extra.append(negatives(synth, from_scenes, rng))
         for data in extra:
             sx, sy, slie = make_crops(data, rng, True)
             x, y, lie = torch.cat([x, sx]), torch.cat([y, sy]), torch.cat([lie, slie])
@@ -341,9 +342,9 @@ def main():
         for i in range(0, len(x), 128):
             idx = perm[i:i + 128]
             out = net(x[idx].float() / 255.0)
-            loss = F.cross_entropy(out[:, :n + (1 if bg else 0)], y[idx], label_smoothing=0.05)
+            loss = F.cross_entropy(out[:, :lying_col], y[idx], label_smoothing=0.05)
             if lying_share > 0:
-                loss = loss + F.binary_cross_entropy_with_logits(out[:, n + (1 if bg else 0)], lie[idx])
+                loss = loss + F.binary_cross_entropy_with_logits(out[:, lying_col], lie[idx])
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -409,8 +410,6 @@ def export(net, args, dx, dy):
                                     "meaning": "the tile lies across the crop: turned a quarter from the crop's portrait frame"}
     write_manifest(os.path.join(args.out, "tile_classifier.json"), manifest)
     print(f"wrote {path} ({os.path.getsize(path)} bytes) dev crop accuracy {acc:.4f}", flush=True)
-
-
 
 
 if __name__ == "__main__":
