@@ -332,8 +332,8 @@ func TestBankReadsKingsAndJokers(t *testing.T) {
 		get       func(*Score) float64
 		gain, min float64 // gain over reading without the bank (at least); the level reached
 	}{
-		{"tile F1", (*Score).F1, 0.05, 0.82},
-		{GroupJokers + " F1", func(s *Score) float64 { return s.GroupF1(GroupJokers) }, 0.02, 0.83},
+		{"tile F1", (*Score).F1, 0.05, 0.81},
+		{GroupJokers + " F1", func(s *Score) float64 { return s.GroupF1(GroupJokers) }, 0.02, 0.81},
 		{GroupKings + " F1", func(s *Score) float64 { return s.GroupF1(GroupKings) }, -0.01, 0.55},
 	} {
 		w, wo := c.get(with), c.get(without)

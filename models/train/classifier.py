@@ -33,9 +33,10 @@ class TileNet(nn.Module):
     the tile lies across the crop (turned a quarter from the crop's portrait
     frame)."""
 
-    def __init__(self, n, lying=False, background=False):
+    def __init__(self, n, lying=False, background=False, width=1):
         super().__init__()
-        chans = [3, 16, 32, 64, 128]
+        self.width = width
+        chans = [3] + [c * width for c in (16, 32, 64, 128)]
         layers = []
         for i in range(4):
             layers += [nn.Conv2d(chans[i], chans[i + 1], 3, padding=1, bias=False),
@@ -253,6 +254,29 @@ def widen_fc(state, n, bg, lying):
     return state
 
 
+def widen_state(state, factor, rng):
+    """Net2WiderNet: the state of a net `factor` times as wide that computes
+    the same function. Every channel of every conv block is copied `factor`
+    times (with its batch-norm statistics) and the next layer's weights on
+    the copies divided among them. A little noise on the copies' own
+    weights (1% of the layer's spread) lets them learn apart."""
+    convs = sorted(int(k.split(".")[1]) for k, v in state.items()
+                   if k.startswith("features.") and k.endswith(".weight") and v.dim() == 4)
+    state = dict(state)
+    g = torch.Generator().manual_seed(rng.randrange(1 << 30))
+    for i, c in enumerate(convs):
+        w = state[f"features.{c}.weight"]
+        if i > 0:   # its input channels were widened with the layer before
+            w = w.repeat(1, factor, 1, 1) / factor
+        w = w.repeat(factor, 1, 1, 1)
+        w = w + torch.randn(w.shape, generator=g) * w.std() * 0.01 * (torch.arange(w.shape[0]) >= w.shape[0] // factor).float()[:, None, None, None]
+        state[f"features.{c}.weight"] = w
+        for k in ("weight", "bias", "running_mean", "running_var"):
+            state[f"features.{c + 1}.{k}"] = state[f"features.{c + 1}.{k}"].repeat(factor)
+    state["fc.weight"] = state["fc.weight"].repeat(1, factor) / factor
+    return state
+
+
 def group_accuracy(net, x, y):
     """Crop accuracy per group of codes: ordinary, red fives, backs, kings/queens, jokers."""
     net.eval()
@@ -284,6 +308,8 @@ def main():
     ap.add_argument("--limit", type=int, default=0, help="use only the first N train photos (the reproducibility check)")
     ap.add_argument("--negatives", type=int, default=0, help="crops an epoch of places where no tile is, to teach the extra not-a-tile output (half from the photos, half from the synthetic scenes)")
     ap.add_argument("--lying", type=float, default=0.0, help="share of crops turned a quarter to teach the extra output that says a tile lies across its crop")
+    ap.add_argument("--width", type=int, default=1, help="channels times this many in every conv block (1: 16-32-64-128)")
+    ap.add_argument("--widen", type=int, default=1, help="the --resume state is of a net this many times narrower: widen it first (Net2WiderNet)")
     ap.add_argument("--heldout", default="", help="also print the crop accuracy per group on this labelled folder after each epoch (a check only: never trained on)")
     args = ap.parse_args()
     global jitter_shift, jitter_scale, turn_share, lying_share
@@ -310,12 +336,14 @@ def main():
     lying_share = args.lying
     n = len(CLASSES)
     bg = args.negatives > 0
-    net = TileNet(n, lying=lying_share > 0, background=bg)
+    net = TileNet(n, lying=lying_share > 0, background=bg, width=args.width)
     lying_col = n + (1 if bg else 0)   # the codes' (and not-a-tile) logits come first
     if args.resume:
-        state = torch.load(args.resume)
-        net.load_state_dict(widen_fc(state, n, bg, lying_share > 0))
+        state = widen_fc(torch.load(args.resume), n, bg, lying_share > 0)
         rng = random.Random(19)
+        if args.widen > 1:
+            state = widen_state(state, args.widen, rng)
+        net.load_state_dict(state)
     lr = args.lr or 3e-3
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     steps_per_epoch = None
@@ -371,7 +399,7 @@ def export(net, args, dx, dy):
     out, make it noisy."""
     n = len(CLASSES)
     if net.fc.out_features == n + (1 if lying_share > 0 else 0) + 1:
-        out = TileNet(n, lying=lying_share > 0)
+        out = TileNet(n, lying=lying_share > 0, width=net.width)
         state = dict(net.state_dict())
         keep = list(range(n)) + ([n + 1] if lying_share > 0 else [])
         state["fc.weight"], state["fc.bias"] = state["fc.weight"][keep], state["fc.bias"][keep]
