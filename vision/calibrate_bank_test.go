@@ -270,8 +270,8 @@ func TestBankReadsAnUnseenSet(t *testing.T) {
 	acc := func(s *Score) float64 { return ratio(s.LocalisedRight, s.Localised) }
 	t.Logf("egypt scenes: tile F1 %.3f without the bank, %.3f with it; class accuracy over found tiles %.3f, %.3f; localisation recall %.3f",
 		without.F1(), with.F1(), acc(without), acc(with), ratio(with.Localised, with.Labels))
-	if with.F1() < 0.75 || with.F1() < without.F1()+0.3 || acc(with) < 0.8 {
-		t.Errorf("egypt scenes: tile F1 %.3f with the bank (%.3f without), class accuracy %.3f; want F1 at least 0.75 and 0.3 above, accuracy at least 0.8 (the level reached)",
+	if with.F1() < 0.8 || with.F1() < without.F1()+0.3 || acc(with) < 0.87 {
+		t.Errorf("egypt scenes: tile F1 %.3f with the bank (%.3f without), class accuracy %.3f; want F1 at least 0.8 and 0.3 above, accuracy at least 0.87 (the level reached)",
 			with.F1(), without.F1(), acc(with))
 	}
 	for _, name := range []string{"dev-sample", "hand-017"} {
@@ -333,8 +333,8 @@ func TestBankReadsKingsAndJokers(t *testing.T) {
 		gain, min float64 // gain over reading without the bank (at least); the level reached
 	}{
 		{"tile F1", (*Score).F1, 0.05, 0.81},
-		{GroupJokers + " F1", func(s *Score) float64 { return s.GroupF1(GroupJokers) }, 0.02, 0.81},
-		{GroupKings + " F1", func(s *Score) float64 { return s.GroupF1(GroupKings) }, -0.01, 0.55},
+		{GroupJokers + " F1", func(s *Score) float64 { return s.GroupF1(GroupJokers) }, 0.01, 0.82},
+		{GroupKings + " F1", func(s *Score) float64 { return s.GroupF1(GroupKings) }, -0.01, 0.58},
 	} {
 		w, wo := c.get(with), c.get(without)
 		t.Logf("held-out %s: %.3f with the bank, %.3f without", c.name, w, wo)

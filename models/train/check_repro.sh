@@ -10,7 +10,7 @@ PY="nice -n 10 /usr/bin/python3 -u"
 W=$(mktemp -d "${TMPDIR:-/tmp}/mjscan-repro.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 for run in a b; do
-	mkdir -p "$W/$run/more"
+	mkdir -p "$W/$run/more" "$W/$run/wide"
 	$PY detector.py --limit 40 --epochs 1 --out "$W/$run" --save "$W/$run/det.pt" > "$W/$run/det.log"
 	$PY classifier.py --limit 40 --epochs 1 --turn 0.35 --out "$W/$run" --save "$W/$run/cls.pt" > "$W/$run/cls.log"
 	# the later stages' options: synthetic scenes (two tile sheets), edge-cut
@@ -20,9 +20,12 @@ for run in a b; do
 	$PY detector.py --limit 20 --epochs 1 --synthetic "$W/$run/synth" --out "$W/$run/more" --save "$W/$run/det2.pt" > "$W/$run/det2.log"
 	$PY classifier.py --limit 20 --epochs 1 --lying 0.2 --negatives 200 --synthetic "$W/$run/synth" --synthetic-per-epoch 200 --rare-boost 2.5 \
 		--out "$W/$run/more" --save "$W/$run/cls2.pt" > "$W/$run/cls2.log"
+	# ... and a net twice as wide started from that one (--widen)
+	$PY classifier.py --limit 20 --epochs 1 --lying 0.2 --negatives 200 --synthetic "$W/$run/synth" --synthetic-per-epoch 200 \
+		--resume "$W/$run/cls2.pt" --widen 2 --width 2 --out "$W/$run/wide" --save "$W/$run/cls3.pt" > "$W/$run/cls3.log"
 done
 status=0
-for m in tile_detector.onnx tile_classifier.onnx more/tile_detector.onnx more/tile_classifier.onnx more/synthetic_scenes.sha256; do
+for m in tile_detector.onnx tile_classifier.onnx more/tile_detector.onnx more/tile_classifier.onnx wide/tile_classifier.onnx more/synthetic_scenes.sha256; do
 	a=$(sha256sum < "$W/a/$m" | cut -c1-64)
 	b=$(sha256sum < "$W/b/$m" | cut -c1-64)
 	if [ "$a" = "$b" ]; then

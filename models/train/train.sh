@@ -52,4 +52,8 @@ $PY classifier.py --resume "$W/cls5.pt" --epochs 5 --lr 6e-4 --jitter wide --tur
 # the last one draws kings/queens and jokers 2.5 times as often.
 $PY classifier.py --resume "$W/cls6.pt" --epochs 6 --lr 1.5e-3 --jitter wide --turn 0.35 --lying 0.2 --negatives 6000 --synthetic "$W/synth3" --synthetic-per-epoch 48000 --detector-boxes "$W/d5/tile_detector.onnx" --save "$W/cls7.pt"
 $PY classifier.py --resume "$W/cls7.pt" --epochs 4 --lr 1e-3 --jitter wide --turn 0.35 --lying 0.2 --negatives 6000 --synthetic "$W/synth3" --synthetic-per-epoch 48000 --rare-boost 2.5 --detector-boxes "$W/d5/tile_detector.onnx" --save "$W/cls8.pt"
+# Stage 9: the same net twice as wide (32-64-128-256 channels), started
+# from stage 8 by copying each channel (Net2WiderNet: it computes the same
+# function) and trained on: the narrow net had stopped gaining.
+$PY classifier.py --resume "$W/cls8.pt" --widen 2 --width 2 --epochs 2 --lr 1e-3 --jitter wide --turn 0.35 --lying 0.2 --negatives 6000 --synthetic "$W/synth3" --synthetic-per-epoch 48000 --rare-boost 2.5 --detector-boxes "$W/d5/tile_detector.onnx" --save "$W/cls9.pt"
 $PY calibrate_confidence.py
