@@ -64,7 +64,8 @@ func cropTile(img gocv.Mat, b box, w, h int) (gocv.Mat, bool) {
 // which saves most of the second pass in a clear photo: at 0.97 dev and
 // the held-out scenes read exactly as with two views for every tile
 // (at 0.9: one dev photo fewer exact), and reading the sample photo's 12
-// tiles takes 9 ms instead of 15 (alone on this machine); with a template
+// tiles takes 22 ms instead of 35 (stage-9 classifier, alone on this
+// machine); with a template
 // bank of the held-out set, its tile F1 stays 0.812 too, and calibrating
 // that set reads its grid the same.
 const secondView = 0.97

@@ -76,10 +76,10 @@ func TestDropLeavesOutWhatNoCodeFits(t *testing.T) {
 	boxes := []box{{score: 0.9}, {score: 0.9}, {score: 0.2}, {score: 0.2}}
 	reads := []reading{
 		{labels: []string{"1m"}, probs: []float64{0.95}},
-		{labels: []string{"5s"}, probs: []float64{0.2}},                        // felt beside a row's last tile
-		{labels: []string{"5z"}, probs: []float64{0.95}},                       // a sure read of a weak box
-		{labels: []string{"2p"}, probs: []float64{0.6}},                        // an unsure read of a weak box
-		{labels: []string{"2j", "3j", "6s"}, probs: []float64{0.25, 0.2, 0.1}}, // a joker, but which?
+		{labels: []string{"5s"}, probs: []float64{0.2}},                         // felt beside a row's last tile
+		{labels: []string{"5z"}, probs: []float64{0.95}},                        // a sure read of a weak box
+		{labels: []string{"2p"}, probs: []float64{0.6}},                         // an unsure read of a weak box
+		{labels: []string{"2j", "3j", "6s"}, probs: []float64{0.25, 0.2, 0.1}},  // a joker, but which?
 		{labels: []string{"0p", "5p", "3p"}, probs: []float64{0.3, 0.15, 0.05}}, // a five of circles, red or not
 	}
 	boxes = append(boxes, box{score: 0.9}, box{score: 0.9})
