@@ -3,6 +3,7 @@ package vision
 import (
 	"image"
 	"math"
+	"slices"
 	"sort"
 
 	"gocv.io/x/gocv"
@@ -61,19 +62,17 @@ func cropTile(img gocv.Mat, b box, w, h int) (gocv.Mat, bool) {
 // averaged: tiles lie either way up, and the two views' mistakes differ
 // (dev crops: 94.1% right from one view, 94.4% from two, first-stage
 // classifier). A tile read surely from the first view is not read twice,
-// which saves most of the second pass in a clear photo: at 0.97 dev and
-// the held-out scenes read exactly as with two views for every tile
-// (at 0.9: one dev photo fewer exact), and reading the sample photo's 12
-// tiles takes 22 ms instead of 35 (stage-9 classifier, alone on this
-// machine); with a template
-// bank of the held-out set, its tile F1 stays 0.812 too, and calibrating
-// that set reads its grid the same.
+// which saves most of the second pass in a clear photo: at 0.97 dev, the
+// held-out scenes (with and without a template bank) and calibration read
+// exactly as with two views for every tile (at 0.9: one dev photo fewer
+// exact), and reading the sample photo's 12 tiles takes 22 ms instead of
+// 35 (stage-9 classifier, alone on this machine).
 const secondView = 0.97
 
 // classify reads every box through the classifier: one batch of the crops
-// as cut, then one of those read less surely than again turned half round
-// (secondView; above 1: every crop).
-func classify(net *gocv.Net, m *models.Manifest, img gocv.Mat, boxes []box, again float64) []reading {
+// as cut, then one of those read less surely than secondView turned half
+// round.
+func classify(net *gocv.Net, m *models.Manifest, img gocv.Mat, boxes []box) []reading {
 	if len(boxes) == 0 {
 		return nil
 	}
@@ -95,17 +94,19 @@ func classify(net *gocv.Net, m *models.Manifest, img gocv.Mat, boxes []box, agai
 	if m.Lying != nil {
 		row++
 	}
-	first := forward(net, m, crops, row)
-	if first == nil {
+	logits := forward(net, m, crops, row)
+	if logits == nil {
 		return nil
 	}
 	temp := m.Temperature
 	if temp <= 0 {
 		temp = 1
 	}
+	probs := make([][]float64, len(boxes))
 	var unsure []int
 	for i := range boxes {
-		if p := softmax(first[i*row:i*row+k], temp); p[argmax(p)] < again {
+		probs[i] = softmax(logits[i*row:i*row+k], temp)
+		if slices.Max(probs[i]) < secondView {
 			unsure = append(unsure, i)
 		}
 	}
@@ -121,16 +122,15 @@ func classify(net *gocv.Net, m *models.Manifest, img gocv.Mat, boxes []box, agai
 			return nil
 		}
 		for j, i := range unsure {
-			a, b := first[i*row:(i+1)*row], second[j*row:(j+1)*row]
+			a, b := logits[i*row:(i+1)*row], second[j*row:(j+1)*row]
 			for c := range a {
 				a[c] = (a[c] + b[c]) / 2
 			}
+			probs[i] = softmax(a[:k], temp)
 		}
 	}
 	res := make([]reading, len(boxes))
-	for i := range boxes {
-		logits := first[i*row : (i+1)*row]
-		p := softmax(logits[:k], temp)
+	for i, p := range probs {
 		idx := make([]int, k)
 		for j := range idx {
 			idx[j] = j
@@ -138,7 +138,7 @@ func classify(net *gocv.Net, m *models.Manifest, img gocv.Mat, boxes []box, agai
 		sort.SliceStable(idx, func(a, b int) bool { return p[idx[a]] > p[idx[b]] })
 		r := reading{turned: turns[i], lying: -1}
 		if m.Lying != nil {
-			r.lying = 1 / (1 + math.Exp(-float64(logits[k])))
+			r.lying = 1 / (1 + math.Exp(-float64(logits[i*row+k])))
 		}
 		for _, j := range idx[:min(3, k)] {
 			r.labels = append(r.labels, m.Labels[j])
@@ -165,20 +165,11 @@ func forward(net *gocv.Net, m *models.Manifest, crops []gocv.Mat, row int) []flo
 	return append([]float32(nil), logits...)
 }
 
+// closeAll closes every Mat of a batch.
 func closeAll(ms []gocv.Mat) {
 	for _, c := range ms {
 		c.Close()
 	}
-}
-
-func argmax(p []float64) int {
-	best := 0
-	for i, v := range p {
-		if v > p[best] {
-			best = i
-		}
-	}
-	return best
 }
 
 // softmax turns logits into probabilities; temp > 1 softens overconfident

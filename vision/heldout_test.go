@@ -90,7 +90,7 @@ func TestHeldOutRareTilesRead(t *testing.T) {
 			boxes[i] = box{x0: l.Box[0], y0: l.Box[1], x1: l.Box[2], y1: l.Box[3]}
 		}
 		w := <-rec.pool
-		reads := classify(&w.cls, &rec.cls, img, boxes, secondView)
+		reads := classify(&w.cls, &rec.cls, img, boxes)
 		rec.pool <- w
 		img.Close()
 		if len(reads) != len(labels) {

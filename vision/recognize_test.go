@@ -109,6 +109,7 @@ func fuzzSetup(f *testing.F, photo string) *Recognizer {
 	if err != nil {
 		f.Fatal(err)
 	}
+	f.Cleanup(rec.Close)
 	return rec
 }
 

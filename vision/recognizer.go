@@ -207,7 +207,7 @@ func (r *Recognizer) findAndRead(ctx context.Context, img gocv.Mat) ([]box, []re
 	}
 	defer func() { r.pool <- w }()
 	boxes := detectTiles(&w.det, &r.det, img)
-	reads := classify(&w.cls, &r.cls, img, boxes, secondView)
+	reads := classify(&w.cls, &r.cls, img, boxes)
 	if len(reads) != len(boxes) {
 		return nil, nil, nil
 	}

@@ -269,8 +269,9 @@ def widen_state(state, factor, rng):
         if i > 0:   # its input channels were widened with the layer before
             w = w.repeat(1, factor, 1, 1) / factor
         w = w.repeat(factor, 1, 1, 1)
-        w = w + torch.randn(w.shape, generator=g) * w.std() * 0.01 * (torch.arange(w.shape[0]) >= w.shape[0] // factor).float()[:, None, None, None]
-        state[f"features.{c}.weight"] = w
+        noise = torch.randn(w.shape, generator=g) * w.std() * 0.01
+        noise[:w.shape[0] // factor] = 0   # the original channels stay as they were
+        state[f"features.{c}.weight"] = w + noise
         for k in ("weight", "bias", "running_mean", "running_var"):
             state[f"features.{c + 1}.{k}"] = state[f"features.{c + 1}.{k}"].repeat(factor)
     state["fc.weight"] = state["fc.weight"].repeat(1, factor) / factor
