@@ -203,7 +203,36 @@ type Score struct {
 
 	classes  map[string]Tally
 	sideways Tally
+	sizes    [len(sizeEdges) + 1]SizeTally
 }
+
+// sizeEdges are the short sides, in photo pixels, that split the labelled
+// tiles into the size bands Report prints: a tile under 20 px across is
+// hard to find and to read (dev has none under 20; the held-out synthetic
+// scenes have one in nine).
+var sizeEdges = [...]float64{20, 30, 45, 70}
+
+// SizeTally counts the labelled tiles of one size band: how many, how many
+// a prediction found (IoU ≥ 0.5, any code) and how many of those it read
+// with the right code.
+type SizeTally struct {
+	Labels, Localised, Right int
+}
+
+// sizeBand is the band of a labelled box's short side.
+func sizeBand(b [4]float64) int {
+	s := min(b[2]-b[0], b[3]-b[1])
+	for i, e := range sizeEdges {
+		if s < e {
+			return i
+		}
+	}
+	return len(sizeEdges)
+}
+
+// Sizes is the tally of each size band, smallest first (bands split at
+// sizeEdges).
+func (s *Score) Sizes() []SizeTally { return s.sizes[:] }
 
 // Add scores one photo.
 func (s *Score) Add(labels []Labelled, tiles []TileSeen, partial bool) {
@@ -266,8 +295,14 @@ func (s *Score) Add(labels []Labelled, tiles []TileSeen, partial bool) {
 			s.sideways.Matched++
 		}
 	}
+	for _, l := range labels {
+		s.sizes[sizeBand(l.Box)].Labels++
+	}
 	for _, m := range any {
+		band := &s.sizes[sizeBand(labels[m[0]].Box)]
+		band.Localised++
 		if labels[m[0]].Tile == preds[m[1]].Tile {
+			band.Right++
 			s.LocalisedRight++
 		} else {
 			s.Confusions[[2]string{labels[m[0]].Tile, preds[m[1]].Tile}]++
@@ -374,6 +409,17 @@ func greedyMatch(labels, preds []Labelled, sameCode bool) [][2]int {
 	return out
 }
 
+// sizeBandName names size band i: "under 20 px", "20-30 px", "70 px or more".
+func sizeBandName(i int) string {
+	switch {
+	case i <= 0:
+		return fmt.Sprintf("under %.0f px", sizeEdges[0])
+	case i >= len(sizeEdges):
+		return fmt.Sprintf("%.0f px or more", sizeEdges[len(sizeEdges)-1])
+	}
+	return fmt.Sprintf("%.0f-%.0f px", sizeEdges[i-1], sizeEdges[i])
+}
+
 func ratio(a, b int) float64 {
 	if b == 0 {
 		return 0
@@ -457,6 +503,14 @@ func (s *Score) Report(perClass bool) string {
 	if len(rare) > 0 {
 		b.WriteString("rare classes (sideways: right code and flagged rotated):\n")
 		b.WriteString(strings.Join(rare, ""))
+	}
+	if s.Labels > 0 {
+		b.WriteString("by tile size (short side of the labelled box): labelled  found  read right of found\n")
+		for i, t := range s.sizes {
+			if t.Labels > 0 {
+				fmt.Fprintf(&b, "  %-15s %8d %6.4f %6.4f\n", sizeBandName(i), t.Labels, ratio(t.Localised, t.Labels), ratio(t.Right, t.Localised))
+			}
+		}
 	}
 	if len(s.Elapsed) > 0 {
 		d := append([]time.Duration(nil), s.Elapsed...)

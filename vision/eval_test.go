@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -241,5 +242,39 @@ func TestReadLabelsErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: error %v, want one naming %s and %q", c.text, err, path, c.want)
 		}
+	}
+}
+
+// TestScoreSizes: each labelled tile counts in the band of its box's short
+// side; found means any code at IoU ≥ 0.5, right means the same code too.
+func TestScoreSizes(t *testing.T) {
+	box := func(code string, x, w, h float64) Labelled {
+		return Labelled{Tile: code, Box: [4]float64{x, 0, x + w, h}}
+	}
+	pred := func(l Labelled, code string) TileSeen {
+		b := l.Box
+		return TileSeen{Tile: code, Box: [4]int{int(b[0]), int(b[1]), int(b[2]), int(b[3])}}
+	}
+	tiny, small, mid, lying := box("1m", 0, 12, 16), box("2m", 100, 24, 32), box("3m", 200, 40, 54), box("4m", 300, 90, 60)
+	tiny2 := box("5m", 400, 15, 20)
+	s := &Score{}
+	s.Add([]Labelled{tiny, small, mid, lying, tiny2}, []TileSeen{pred(tiny, "1m"), pred(small, "7m"), pred(lying, "4m")}, false)
+	want := []SizeTally{{2, 1, 1}, {1, 1, 0}, {1, 0, 0}, {1, 1, 1}, {0, 0, 0}}
+	if got := s.Sizes(); !slices.Equal(got, want) {
+		t.Errorf("size bands %v, want %v", got, want)
+	}
+	r := s.Report(false)
+	for _, line := range []string{
+		"  under 20 px            2 0.5000 1.0000\n",
+		"  20-30 px               1 1.0000 0.0000\n",
+		"  30-45 px               1 0.0000 0.0000\n",
+		"  45-70 px               1 1.0000 1.0000\n",
+	} {
+		if !strings.Contains(r, line) {
+			t.Errorf("report lacks %q:\n%s", line, r)
+		}
+	}
+	if strings.Contains(r, "70 px or more") {
+		t.Errorf("a band with no tiles is printed:\n%s", r)
 	}
 }
