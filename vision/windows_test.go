@@ -1,0 +1,100 @@
+package vision
+
+import (
+	"image"
+	"testing"
+
+	"gocv.io/x/gocv"
+)
+
+func TestWindowStarts(t *testing.T) {
+	for _, c := range []struct {
+		n, side int
+		want    []int
+	}{
+		{100, 200, []int{0}},
+		{100, 100, []int{0}},
+		{180, 100, []int{0, 80}},
+		{500, 100, []int{0, 80, 160, 240, 320, 400}},
+	} {
+		got := windowStarts(c.n, c.side)
+		if len(got) != len(c.want) {
+			t.Errorf("windowStarts(%d, %d) = %v, want %v", c.n, c.side, got, c.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != c.want[i] {
+				t.Errorf("windowStarts(%d, %d) = %v, want %v", c.n, c.side, got, c.want)
+				break
+			}
+		}
+	}
+}
+
+func TestTileCluster(t *testing.T) {
+	row := func(n int, x, y, w, h, score float64) []box {
+		var bs []box
+		for i := 0; i < n; i++ {
+			bs = append(bs, box{x0: x + float64(i)*w, y0: y, x1: x + float64(i+1)*w, y1: y + h, score: score})
+		}
+		return bs
+	}
+	// A 640 px photo read at 384 px: a hand of 14 tiles 12×16 px in its middle.
+	hand := row(14, 200, 300, 12, 16, 0.8)
+	r, ok := tileCluster(hand, 640, 640, 384)
+	if want := image.Rect(184, 284, 384, 332); !ok || r != want {
+		t.Errorf("small hand: %v %v, want %v true", r, ok, want)
+	}
+	// Weak boxes do not count: far-off felt does not widen the part.
+	if r2, _ := tileCluster(append(hand, box{x0: 0, y0: 0, x1: 12, y1: 16, score: 0.2}), 640, 640, 384); r2 != r {
+		t.Errorf("a weak box widened the part to %v", r2)
+	}
+	// Tiles across the whole photo, big tiles, or no sure tile: no second look.
+	for name, bs := range map[string][]box{
+		"whole width": row(40, 0, 300, 16, 20, 0.8),
+		"a big tile":  row(1, 200, 200, 110, 150, 0.8),
+		"weak only":   row(5, 200, 300, 12, 16, 0.2),
+		"nothing":     nil,
+	} {
+		if r, ok := tileCluster(bs, 640, 640, 384); ok {
+			t.Errorf("%s: read again at %v", name, r)
+		}
+	}
+}
+
+// TestSmallHandReadAgain: a held-out scene whose hand lies small in a
+// corner of the photo: looking again at that corner alone finds more of
+// its labelled tiles than the whole photo does.
+func TestSmallHandReadAgain(t *testing.T) {
+	rec := recognizer(t)
+	const stem = "../testdata/synth/heldout/synth_2_00003"
+	img := gocv.IMRead(stem+".jpg", gocv.IMReadColor)
+	defer img.Close()
+	labels, err := ReadLabels(stem + ".txt")
+	if err != nil || img.Empty() {
+		t.Fatalf("reading %s: %v", stem, err)
+	}
+	w := <-rec.pool
+	defer func() { rec.pool <- w }()
+	found := func(bs []box) int {
+		n := 0
+		for _, l := range labels {
+			for _, b := range bs {
+				if boxIoU(l.Box, [4]float64{b.x0, b.y0, b.x1, b.y1}) >= 0.5 {
+					n++
+					break
+				}
+			}
+		}
+		return n
+	}
+	once := detectSized(&w.det, &rec.det, img)
+	if _, ok := tileCluster(once, img.Cols(), img.Rows(), float64(rec.det.Input.Width)); !ok {
+		t.Fatalf("the hand of %s is not taken for a small group", stem)
+	}
+	twice := detectTiles(&w.det, &rec.det, img)
+	t.Logf("%s: %d labelled tiles, %d found in the whole photo, %d with the second look", stem, len(labels), found(once), found(twice))
+	if found(twice) <= found(once) {
+		t.Errorf("the second look found %d labelled tiles, the whole photo %d", found(twice), found(once))
+	}
+}
