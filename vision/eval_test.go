@@ -171,7 +171,7 @@ func TestCodeModeFor(t *testing.T) {
 func TestScoreReport(t *testing.T) {
 	s := rareScore(t, CodeMode{StrictRedFives: true, CountBacks: true})
 	r := s.Report(false)
-	for _, want := range []string{
+	reportHas(t, r,
 		"codes: red fives strict, backs counted",
 		"rare classes",
 		"  red fives     F1 0.5000  precision 0.5000 (1/2)  recall 0.5000 (1/2)\n",
@@ -179,11 +179,7 @@ func TestScoreReport(t *testing.T) {
 		"  kings/queens  F1 0.5000",
 		"  jokers        F1 0.6667",
 		"  sideways      F1 0.2857  precision 0.2500 (1/4)  recall 0.3333 (1/3)\n",
-	} {
-		if !strings.Contains(r, want) {
-			t.Errorf("report lacks %q:\n%s", want, r)
-		}
-	}
+	)
 	if strings.Contains(r, "per class") {
 		t.Errorf("per-class block without asking:\n%s", r)
 	}
@@ -264,17 +260,23 @@ func TestScoreSizes(t *testing.T) {
 		t.Errorf("size bands %v, want %v", got, want)
 	}
 	r := s.Report(false)
-	for _, line := range []string{
+	reportHas(t, r,
 		"  under 20 px            2 0.5000 1.0000\n",
 		"  20-30 px               1 1.0000 0.0000\n",
 		"  30-45 px               1 0.0000 0.0000\n",
 		"  45-70 px               1 1.0000 1.0000\n",
-	} {
-		if !strings.Contains(r, line) {
-			t.Errorf("report lacks %q:\n%s", line, r)
-		}
-	}
+	)
 	if strings.Contains(r, "70 px or more") {
 		t.Errorf("a band with no tiles is printed:\n%s", r)
+	}
+}
+
+// reportHas fails the test for each wanted piece the report lacks.
+func reportHas(t *testing.T, r string, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(r, w) {
+			t.Errorf("report lacks %q:\n%s", w, r)
+		}
 	}
 }
