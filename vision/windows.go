@@ -37,15 +37,7 @@ func detectTiles(net *gocv.Net, m *models.Manifest, img gocv.Mat) []box {
 	if !ok {
 		return found
 	}
-	region := img.Region(r)
-	zoomed := detectSized(net, m, region)
-	region.Close()
-	var out []box
-	for _, b := range zoomed {
-		if !onInnerEdge(b, r, img.Cols(), img.Rows()) {
-			out = append(out, b.moved(r.Min))
-		}
-	}
+	out := inPart(img, r, func(part gocv.Mat) []box { return detectSized(net, m, part) })
 	if sureCount(out) < sureCount(found) {
 		return found
 	}
@@ -182,13 +174,19 @@ func windowStarts(n, side int) []int {
 }
 
 // detectWindow runs the detector on one window and returns its boxes in
-// photo pixels, leaving out those touching an edge of the window that is
-// inside the photo (the tile runs on into the next window).
+// photo pixels (inPart).
 func detectWindow(net *gocv.Net, m *models.Manifest, img gocv.Mat, r image.Rectangle) []box {
+	return inPart(img, r, func(part gocv.Mat) []box { return detect(net, m, part) })
+}
+
+// inPart runs find on part r of the photo and returns its boxes in photo
+// pixels, leaving out those touching an edge of the part that is inside
+// the photo (the tile runs on beyond the part).
+func inPart(img gocv.Mat, r image.Rectangle, find func(part gocv.Mat) []box) []box {
 	region := img.Region(r)
 	defer region.Close()
 	var out []box
-	for _, b := range detect(net, m, region) {
+	for _, b := range find(region) {
 		if !onInnerEdge(b, r, img.Cols(), img.Rows()) {
 			out = append(out, b.moved(r.Min))
 		}
