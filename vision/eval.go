@@ -274,6 +274,7 @@ func (s *Score) Add(labels []Labelled, tiles []TileSeen, partial bool) {
 		t := s.classes[l.Tile]
 		t.Labels++
 		s.classes[l.Tile] = t
+		s.sizes[sizeBand(l.Box)].Labels++
 		if l.Rotated {
 			s.sideways.Labels++
 		}
@@ -294,9 +295,6 @@ func (s *Score) Add(labels []Labelled, tiles []TileSeen, partial bool) {
 		if l.Rotated && preds[m[1]].Rotated {
 			s.sideways.Matched++
 		}
-	}
-	for _, l := range labels {
-		s.sizes[sizeBand(l.Box)].Labels++
 	}
 	for _, m := range any {
 		band := &s.sizes[sizeBand(labels[m[0]].Box)]

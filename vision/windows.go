@@ -3,7 +3,6 @@ package vision
 import (
 	"image"
 	"math"
-	"sort"
 
 	"gocv.io/x/gocv"
 
@@ -38,7 +37,7 @@ func detectTiles(net *gocv.Net, m *models.Manifest, img gocv.Mat) []box {
 		return found
 	}
 	out := inPart(img, r, func(part gocv.Mat) []box { return detectSized(net, m, part) })
-	if sureCount(out) < sureCount(found) {
+	if len(sure(out)) < len(sure(found)) {
 		return found
 	}
 	for _, b := range found {
@@ -68,10 +67,7 @@ const (
 func tileCluster(bs []box, W, H int, input float64) (image.Rectangle, bool) {
 	var long []float64
 	var r image.Rectangle
-	for _, b := range bs {
-		if b.score < weakBox {
-			continue
-		}
+	for _, b := range sure(bs) {
 		long = append(long, math.Max(b.w(), b.h()))
 		r = r.Union(image.Rect(int(b.x0), int(b.y0), int(math.Ceil(b.x1)), int(math.Ceil(b.y1))))
 	}
@@ -88,15 +84,16 @@ func tileCluster(bs []box, W, H int, input float64) (image.Rectangle, bool) {
 	return r, ok
 }
 
-// sureCount counts the boxes the detector is sure of (weakBox).
-func sureCount(bs []box) int {
-	n := 0
+// sure is the boxes the detector is sure of (weakBox): the weak ones a low
+// threshold lets through are often not tiles at all.
+func sure(bs []box) []box {
+	var out []box
 	for _, b := range bs {
 		if b.score >= weakBox {
-			n++
+			out = append(out, b)
 		}
 	}
-	return n
+	return out
 }
 
 // moved is the box shifted by p: from a part's pixels to the photo's.
@@ -125,18 +122,14 @@ func detectSized(net *gocv.Net, m *models.Manifest, img gocv.Mat) []box {
 	whole := detect(net, m, img)
 	W, H := img.Cols(), img.Rows()
 	scale := float64(m.Input.Width) / float64(max(W, H))
-	// The tiles' size is judged by the boxes the detector is sure of: the
-	// weak ones a low threshold lets through are often not tiles at all.
+	// The tiles' size is judged by the boxes the detector is sure of.
 	s := float64(blankGuess)
 	var short []float64
-	for _, b := range whole {
-		if b.score >= weakBox {
-			short = append(short, math.Min(b.w(), b.h())*scale)
-		}
+	for _, b := range sure(whole) {
+		short = append(short, math.Min(b.w(), b.h())*scale)
 	}
 	if len(short) > 0 {
-		sort.Float64s(short)
-		s = short[len(short)/2]
+		s = median(short)
 	} else if scale > 0.4 {
 		return whole // a small photo with nothing found: nothing is there
 	}
@@ -148,11 +141,12 @@ func detectSized(net *gocv.Net, m *models.Manifest, img gocv.Mat) []box {
 	if side < 64 {
 		return whole
 	}
+	find := func(part gocv.Mat) []box { return detect(net, m, part) }
 	var all []box
 	for _, y0 := range windowStarts(H, side) {
 		for _, x0 := range windowStarts(W, side) {
 			r := image.Rect(x0, y0, min(W, x0+side), min(H, y0+side))
-			all = append(all, detectWindow(net, m, img, r)...)
+			all = append(all, inPart(img, r, find)...)
 		}
 	}
 	return nms(all, m.Decode.NMSIoU)
@@ -171,12 +165,6 @@ func windowStarts(n, side int) []int {
 		out[i] = (n - side) * i / (k - 1)
 	}
 	return out
-}
-
-// detectWindow runs the detector on one window and returns its boxes in
-// photo pixels (inPart).
-func detectWindow(net *gocv.Net, m *models.Manifest, img gocv.Mat, r image.Rectangle) []box {
-	return inPart(img, r, func(part gocv.Mat) []box { return detect(net, m, part) })
 }
 
 // inPart runs find on part r of the photo and returns its boxes in photo
