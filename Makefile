@@ -43,6 +43,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzScore$$' -fuzztime $(FUZZTIME) ./scoring/vietnamese/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodePhoto$$' -fuzztime $(FUZZTIME) ./vision/
 	$(GO) test -run '^$$' -fuzz '^FuzzRecognize$$' -fuzztime $(FUZZTIME) ./vision/
+	$(GO) test -run '^$$' -fuzz '^FuzzPhotoShape$$' -fuzztime $(FUZZTIME) ./vision/
 	$(GO) test -run '^$$' -fuzz '^FuzzScoresHandler$$' -fuzztime $(FUZZTIME) ./api/
 	$(GO) test -run '^$$' -fuzz '^FuzzUploadHandler$$' -fuzztime $(FUZZTIME) ./api/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeSheet$$' -fuzztime $(FUZZTIME) ./tournament/

@@ -105,6 +105,9 @@ func (s *Server) checkPhoto(photo []byte) error {
 	if cfg.Width <= 0 || cfg.Height <= 0 {
 		return problem(http.StatusUnsupportedMediaType, codeNotAPhoto, "the image has no pixels")
 	}
+	if err := vision.CheckShape(cfg.Width, cfg.Height); err != nil {
+		return problem(http.StatusUnsupportedMediaType, codeNotAPhoto, err.Error())
+	}
 	if mp := float64(cfg.Width) * float64(cfg.Height) / 1e6; mp > s.cfg.MaxMegapixels {
 		return problem(http.StatusRequestEntityTooLarge, codeTooLarge,
 			fmt.Sprintf("the photo is %.0f megapixels; at most %g are accepted: send a smaller photo", mp, s.cfg.MaxMegapixels))

@@ -258,7 +258,7 @@ func waitFor(t testing.TB, cond func() bool) {
 
 func tinyPNG() []byte {
 	var b bytes.Buffer
-	png.Encode(&b, image.NewGray(image.Rect(0, 0, 8, 8)))
+	png.Encode(&b, image.NewGray(image.Rect(0, 0, 16, 16)))
 	return b.Bytes()
 }
 
@@ -280,7 +280,7 @@ func seen(codes ...string) vision.Recognition {
 // TestRecognitionParts: the hand, melds and dora photographed apart come
 // back as one hand request, and snap-and-score scores it.
 func TestRecognitionParts(t *testing.T) {
-	handPhoto, meldPhoto, doraPhoto := pngOf(10, 10), pngOf(11, 10), pngOf(12, 10)
+	handPhoto, meldPhoto, doraPhoto := pngOf(20, 20), pngOf(21, 20), pngOf(22, 20)
 	melds := seen("6s", "7s", "8s")
 	melds.Hand = &scoring.Request{Melds: []scoring.MeldSpec{{Type: "chi", Tiles: "678s", From: "left"}}}
 	fake := &fakeRecognizer{byPhoto: map[string]vision.Recognition{
@@ -376,5 +376,29 @@ func TestRecognitionOverlay(t *testing.T) {
 	plain := postPhoto(t, ts.URL+"/v1/recognitions", samplePhoto(t), nil, "")
 	if _, ok := plain.json["overlay"]; ok {
 		t.Error("an overlay was sent without being asked for")
+	}
+}
+
+// TestThinPhotosRefused: the 86-byte PNGs that once aborted the whole
+// process (a reduced decode whose short side rounds to 0) are refused with
+// a 415 that says why, and the service goes on reading photos.
+func TestThinPhotosRefused(t *testing.T) {
+	_, ts := newTestServer(t, shippedRecognizer{shippedModels(t)}, nil)
+	for _, s := range [][2]int{{2000, 1}, {1, 2000}, {3, 4000}, {1, 49000}} {
+		img := image.NewGray(image.Rect(0, 0, s[0], s[1]))
+		var buf bytes.Buffer
+		if err := png.Encode(&buf, img); err != nil {
+			t.Fatal(err)
+		}
+		for _, route := range []string{"/v1/recognitions", "/v1/snap-and-score"} {
+			a := postPhoto(t, ts.URL+route, buf.Bytes(), nil, "")
+			wantProblem(t, a, 415, codeNotAPhoto)
+			if !strings.Contains(a.str("detail"), "pixels") {
+				t.Errorf("%v %s: detail %q does not say what is wrong", s, route, a.str("detail"))
+			}
+		}
+	}
+	if a := postPhoto(t, ts.URL+"/v1/recognitions", samplePhoto(t), nil, ""); a.status != 200 {
+		t.Fatalf("after the thin photos: %d %s", a.status, a.body)
 	}
 }

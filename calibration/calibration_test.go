@@ -220,3 +220,31 @@ func TestCalibrateWithArmOverEdge(t *testing.T) {
 		}
 	}
 }
+
+// TestFrameShapesNeverAbort: camera frames of any shape (the sides that
+// once aborted the process among them) are calibrated or refused with
+// ErrNotAPhoto or ErrNoTable, and cutting a seat never aborts either.
+func TestFrameShapesNeverAbort(t *testing.T) {
+	c, err := Calibrate(frame(t, emptyFrame), GreenFelt, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range [][2]int{{2000, 1}, {1, 2000}, {3, 4000}, {1, 49000}, {16, 16}, {16, 320}, {8000, 16}, {frameW, frameH}} {
+		img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(60, 120, 40, 0), s[1], s[0], gocv.MatTypeCV8UC3)
+		for _, ext := range []gocv.FileExt{gocv.PNGFileExt, gocv.JPEGFileExt} {
+			buf, err := gocv.IMEncode(ext, img)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data := buf.GetBytes()
+			if _, err := Calibrate(data, GreenFelt, ""); err != nil && !errors.Is(err, vision.ErrNotAPhoto) && !errors.Is(err, ErrNoTable) {
+				t.Errorf("%v %s: calibrate: %v", s, ext, err)
+			}
+			if _, err := c.SeatHand(data, "S"); err == nil && (s[0] != frameW || s[1] != frameH) {
+				t.Errorf("%v %s: cut a seat from a frame of another size", s, ext)
+			}
+			buf.Close()
+		}
+		img.Close()
+	}
+}

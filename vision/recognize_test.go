@@ -50,7 +50,8 @@ func TestRecognizeGarbage(t *testing.T) {
 }
 
 // TestRecognizeTinyAndBlankPhotos: photos with nothing on them give no
-// tiles rather than an OpenCV abort.
+// tiles rather than an OpenCV abort; photos too small to show a tile are
+// refused with a bad_request that says so.
 func TestRecognizeTinyAndBlankPhotos(t *testing.T) {
 	rec := recognizer(t)
 	for _, size := range []image.Point{{1, 1}, {3, 700}, {640, 480}} {
@@ -62,6 +63,12 @@ func TestRecognizeTinyAndBlankPhotos(t *testing.T) {
 		}
 		r := rec.Recognize("blank", buf.GetBytes())
 		buf.Close()
+		if size.X < MinPhotoSide || size.Y < MinPhotoSide {
+			if r.OK || r.Error == nil || r.Error.Code != scoring.CodeBadRequest || !strings.Contains(r.Error.Message, "too small") {
+				t.Errorf("%v photo: ok %v error %v, want a bad_request saying it is too small", size, r.OK, r.Error)
+			}
+			continue
+		}
 		if !r.OK || r.Width != size.X || r.Height != size.Y {
 			t.Errorf("%v blank photo: ok %v size %dx%d error %v", size, r.OK, r.Width, r.Height, r.Error)
 		}
