@@ -335,7 +335,7 @@ func (t *tournamentRoutes) postGame(c echo.Context) error {
 	if in.ID == "" || in.Table == "" || strings.HasPrefix(in.ID, tournamentLogPrefix) {
 		return problem(http.StatusBadRequest, scoring.CodeBadRequest, "a game needs an id (not starting with "+tournamentLogPrefix+") and a table")
 	}
-	players, err := seats(in.Players)
+	players, err := fourSeats(in.Players)
 	if err != nil {
 		return err
 	}
@@ -629,7 +629,7 @@ func (t *tournamentRoutes) postTable(c echo.Context) error {
 	}
 	ts.Calibration = nil
 	if err := tournament.CheckID("the table", ts.Table); err != nil {
-		return invalid(err)
+		return idProblem(err)
 	}
 	if !(strings.HasPrefix(ts.SnapshotURL, "http://") || strings.HasPrefix(ts.SnapshotURL, "https://")) {
 		return problem(http.StatusBadRequest, scoring.CodeBadRequest, "a table needs a name and an http(s) snapshot_url that answers one JPEG")

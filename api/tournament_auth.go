@@ -48,9 +48,9 @@ func (who caller) sees(r referee.Record) bool {
 	return who.role != roleTable || (r.Table == who.table && r.Game == who.game)
 }
 
-// seats are a new game's players: exactly four, since a fifth would
+// fourSeats are a new game's players: exactly four, since a fifth would
 // otherwise be dropped without a word.
-func seats(players []string) ([4]string, error) {
+func fourSeats(players []string) ([4]string, error) {
 	var out [4]string
 	if len(players) != len(out) {
 		return out, problem(http.StatusBadRequest, scoring.CodeBadRequest, fmt.Sprintf("a game seats four players, in seat order from the first dealer; %d were given", len(players)))
@@ -59,8 +59,8 @@ func seats(players []string) ([4]string, error) {
 	return out, nil
 }
 
-// invalid is a 400 whose detail is err's message (our own sentences).
-func invalid(err error) *Problem {
+// idProblem is a 400 whose detail is err's message (our own sentences).
+func idProblem(err error) *Problem {
 	return problem(http.StatusBadRequest, scoring.CodeBadRequest, err.Error())
 }
 
@@ -95,11 +95,11 @@ func (t *tournamentRoutes) placeRecord(ctx context.Context, r *referee.Record) e
 		return t.checkPeople(r)
 	}
 	if err := tournament.CheckID("the record's table", r.Table); err != nil {
-		return invalid(err)
+		return idProblem(err)
 	}
 	if r.Game != "" {
 		if err := tournament.CheckID("the record's game", r.Game); err != nil {
-			return invalid(err)
+			return idProblem(err)
 		}
 	}
 	if err := t.checkPeople(r); err != nil {
@@ -129,11 +129,11 @@ func (t *tournamentRoutes) placeRecord(ctx context.Context, r *referee.Record) e
 // checkPeople refuses names of people that no one could read.
 func (t *tournamentRoutes) checkPeople(r *referee.Record) error {
 	if err := tournament.CheckName("asked_by", r.AskedBy); err != nil {
-		return invalid(err)
+		return idProblem(err)
 	}
 	if r.Referee != "" {
 		if err := tournament.CheckName("referee", r.Referee); err != nil {
-			return invalid(err)
+			return idProblem(err)
 		}
 	}
 	return nil

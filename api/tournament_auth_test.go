@@ -18,9 +18,9 @@ import (
 	"mjscan/vision"
 )
 
-// recordBackends runs f on a fresh SQLite record, and on PostgreSQL when
+// tourBackends runs f on a fresh SQLite record, and on PostgreSQL when
 // MJSCAN_TEST_POSTGRES_DSN is set.
-func recordBackends(t *testing.T, f func(t *testing.T, c referee.Config)) {
+func tourBackends(t *testing.T, f func(t *testing.T, c referee.Config)) {
 	t.Run("sqlite", func(t *testing.T) {
 		f(t, referee.Config{SQLitePath: filepath.Join(t.TempDir(), "referee.db")})
 	})
@@ -95,16 +95,16 @@ func (s *tourService) newGameAt(id, table, rules string) string {
 	return a.str("table_token")
 }
 
-// fixedReader reads the same hand from every seat.
-type fixedReader struct{}
+// fixedHandReader reads the same hand from every seat.
+type fixedHandReader struct{}
 
-func (fixedReader) Recognize(ctx context.Context, photo []byte) (*vision.Recognition, error) {
+func (fixedHandReader) Recognize(ctx context.Context, photo []byte) (*vision.Recognition, error) {
 	return &vision.Recognition{OK: true, Hand: &scoring.Request{Hand: "234m234p234s678s55p", WinTile: "8s"}}, nil
 }
 
-// cameraTables registers tables 1 and 2 with a camera showing the empty
+// tourCameraTables registers tables 1 and 2 with a camera showing the empty
 // test table, and calibrates table 1.
-func cameraTables(t *testing.T, s *tourService) {
+func tourCameraTables(t *testing.T, s *tourService) {
 	t.Helper()
 	frame, err := os.ReadFile(filepath.Join("..", "calibration", "testdata", "table-empty.jpg"))
 	if err != nil {
@@ -125,7 +125,7 @@ func cameraTables(t *testing.T, s *tourService) {
 	}
 }
 
-func records(t *testing.T, s *tourService, token string) []map[string]any {
+func tourRecords(t *testing.T, s *tourService, token string) []map[string]any {
 	t.Helper()
 	a := s.call("GET", "/v1/records", token, "")
 	if a.status != 200 {
@@ -138,9 +138,9 @@ func records(t *testing.T, s *tourService, token string) []map[string]any {
 	return out
 }
 
-// sameProblem checks that two answers cannot be told apart: a table token
+// sameTourProblem checks that two answers cannot be told apart: a table token
 // must not learn whether something of another table exists.
-func sameProblem(t *testing.T, what string, a, b *answer, status int) {
+func sameTourProblem(t *testing.T, what string, a, b *answer, status int) {
 	t.Helper()
 	wantProblem(t, a, status, b.str("code"))
 	wantProblem(t, b, status, a.str("code"))
@@ -156,9 +156,9 @@ func sameProblem(t *testing.T, what string, a, b *answer, status int) {
 // another table's game, at hand 99. Who asked comes from the token, and
 // the game and hand are the table's own: its game, the hand being played.
 func TestScoreNowWhoAskedIsTheToken(t *testing.T) {
-	recordBackends(t, func(t *testing.T, c referee.Config) {
-		s := startTourService(t, c, fixedReader{})
-		cameraTables(t, s)
+	tourBackends(t, func(t *testing.T, c referee.Config) {
+		s := startTourService(t, c, fixedHandReader{})
+		tourCameraTables(t, s)
 		own := s.newGameAt("Q1", "table 1", "msmc-2016")
 		other := s.newGameAt("Q2", "table 2", "msmc-2016")
 		const at = "/v1/tables/table%201/score-now"
@@ -169,7 +169,7 @@ func TestScoreNowWhoAskedIsTheToken(t *testing.T) {
 			t.Errorf("the refusal does not say what to leave out: %s", forged.body)
 		}
 		// Another table's game is answered as a game that does not exist.
-		sameProblem(t, "another table's game",
+		sameTourProblem(t, "another table's game",
 			s.call("POST", at, own, `{"seat":"S","game":"Q2","hand":1,"request":{"rules":"riichi"}}`),
 			s.call("POST", at, own, `{"seat":"S","game":"nope","hand":1,"request":{"rules":"riichi"}}`), 404)
 		wantProblem(t, s.call("POST", at, own, `{"seat":"S","game":"Q1","hand":99,"request":{"rules":"riichi"}}`), 409, scoring.CodeBadRequest)
@@ -214,7 +214,7 @@ func TestScoreNowWhoAskedIsTheToken(t *testing.T) {
 		}
 
 		// Only what was allowed reached the record.
-		list := records(t, s, testOrganizerToken)
+		list := tourRecords(t, s, testOrganizerToken)
 		if len(list) != 4 {
 			t.Fatalf("%d records, want 4: %v", len(list), list)
 		}
@@ -249,7 +249,7 @@ func TestScoreNowWhoAskedIsTheToken(t *testing.T) {
 // record or table was answered 403 and a missing one 404, so a table token
 // learned what exists elsewhere. Both answers are now the same.
 func TestTableTokenLearnsNothingOfOtherTables(t *testing.T) {
-	recordBackends(t, func(t *testing.T, c referee.Config) {
+	tourBackends(t, func(t *testing.T, c referee.Config) {
 		s := startTourService(t, c, nil)
 		own := s.newGameAt("Q1", "table 1", "msmc-2016")
 		s.newGameAt("Q2", "table 2", "msmc-2016")
@@ -279,7 +279,7 @@ func TestTableTokenLearnsNothingOfOtherTables(t *testing.T) {
 				}
 				return s.call(method, path, own, body)
 			}
-			sameProblem(t, pair[0], ask(pair[0]), ask(pair[1]), 404)
+			sameTourProblem(t, pair[0], ask(pair[0]), ask(pair[1]), 404)
 		}
 		// Staff still learn what is there.
 		if a := s.call("GET", "/v1/games/Q2", testRefereeToken, ""); a.status != 200 {
@@ -292,7 +292,7 @@ func TestTableTokenLearnsNothingOfOtherTables(t *testing.T) {
 // game or hand than the record it overturns, and so moved the decision to
 // another table's record. It keeps the overturned record's place.
 func TestOverturnStaysAtItsTable(t *testing.T) {
-	recordBackends(t, func(t *testing.T, c referee.Config) {
+	tourBackends(t, func(t *testing.T, c referee.Config) {
 		s := startTourService(t, c, nil)
 		own := s.newGameAt("Q1", "table 1", "msmc-2016")
 		other := s.newGameAt("Q2", "table 2", "msmc-2016")
@@ -306,7 +306,7 @@ func TestOverturnStaysAtItsTable(t *testing.T) {
 		for _, place := range []string{`"table":"table 2",`, `"table":"table 1","game":"Q2",`, `"game":"Q1","hand":5,`} {
 			wantProblem(t, s.call("POST", path, testRefereeToken, "{"+place+ruling+"}"), 400, scoring.CodeBadRequest)
 		}
-		if n := len(records(t, s, testOrganizerToken)); n != 1 {
+		if n := len(tourRecords(t, s, testOrganizerToken)); n != 1 {
 			t.Fatalf("a refused overturn was stored: %d records", n)
 		}
 		a = s.call("POST", path, testRefereeToken, "{"+ruling+"}")
@@ -321,10 +321,10 @@ func TestOverturnStaysAtItsTable(t *testing.T) {
 		if a.status != 200 || a.json["in_force"].(map[string]any)["ruling"] != "upheld on review" {
 			t.Fatalf("table 1 reading its record: %d %s", a.status, a.body)
 		}
-		if n := len(records(t, s, other)); n != 0 {
+		if n := len(tourRecords(t, s, other)); n != 0 {
 			t.Fatalf("table 2 sees %d of table 1's records", n)
 		}
-		if n := len(records(t, s, own)); n != 2 {
+		if n := len(tourRecords(t, s, own)); n != 2 {
 			t.Fatalf("table 1 sees %d records, want the record and its overturn", n)
 		}
 	})
@@ -334,19 +334,19 @@ func TestOverturnStaysAtItsTable(t *testing.T) {
 // record of its table. It is its game's: it sees that game and its
 // records only.
 func TestTableTokenIsItsGames(t *testing.T) {
-	recordBackends(t, func(t *testing.T, c referee.Config) {
+	tourBackends(t, func(t *testing.T, c referee.Config) {
 		s := startTourService(t, c, nil)
 		first := s.newGameAt("Q1", "table 1", "msmc-2016")
 		second := s.newGameAt("Q3", "table 1", "mcr")
 		if a := s.call("POST", "/v1/records", testRefereeToken, strings.ReplaceAll(recordBody, "Q1", "Q3")); a.status != 201 {
 			t.Fatalf("record: %d %s", a.status, a.body)
 		}
-		sameProblem(t, "the table's other game", s.call("GET", "/v1/games/Q3", first, ""), s.call("GET", "/v1/games/nope", first, ""), 404)
-		if n := len(records(t, s, first)); n != 0 {
+		sameTourProblem(t, "the table's other game", s.call("GET", "/v1/games/Q3", first, ""), s.call("GET", "/v1/games/nope", first, ""), 404)
+		if n := len(tourRecords(t, s, first)); n != 0 {
 			t.Fatalf("Q1's token sees %d records of Q3", n)
 		}
 		wantProblem(t, s.call("GET", "/v1/records?game=Q3", first, ""), 403, codeForbidden)
-		if n := len(records(t, s, second)); n != 1 {
+		if n := len(tourRecords(t, s, second)); n != 1 {
 			t.Fatalf("Q3's token sees %d records, want 1", n)
 		}
 	})
@@ -356,7 +356,7 @@ func TestTableTokenIsItsGames(t *testing.T) {
 // table token stops working when its game ends (ended by the organiser, or
 // over by itself), restarts included; the game's other readers go on.
 func TestTableTokenEndsWithItsGame(t *testing.T) {
-	recordBackends(t, func(t *testing.T, c referee.Config) {
+	tourBackends(t, func(t *testing.T, c referee.Config) {
 		s := startTourService(t, c, nil)
 		first := s.newGameAt("Q1", "table 1", "msmc-2016")
 		second := s.newGameAt("Q3", "table 1", "mcr")
@@ -400,7 +400,7 @@ func TestTableTokenEndsWithItsGame(t *testing.T) {
 // outside 1..1000 points, and such a penalty already in a log is skipped
 // when the tournament is loaded.
 func TestPenaltyIsBounded(t *testing.T) {
-	recordBackends(t, func(t *testing.T, c referee.Config) {
+	tourBackends(t, func(t *testing.T, c referee.Config) {
 		s := startTourService(t, c, nil)
 		if a := s.call("POST", "/v1/tournaments", testOrganizerToken, `{"id":"april","entrants":["Aiko","Ben","Chloe","Dev"]}`); a.status != 201 {
 			t.Fatalf("tournament: %d %s", a.status, a.body)
@@ -441,7 +441,7 @@ func TestPenaltyIsBounded(t *testing.T) {
 // TestGameSeatsFourPlayers (#16 A12): a game of five players was accepted
 // and the fifth silently dropped.
 func TestGameSeatsFourPlayers(t *testing.T) {
-	recordBackends(t, func(t *testing.T, c referee.Config) {
+	tourBackends(t, func(t *testing.T, c referee.Config) {
 		s := startTourService(t, c, nil)
 		for _, players := range []string{`["a","b","c","d","e"]`, `["a","b","c"]`, `[]`} {
 			a := s.call("POST", "/v1/games", testOrganizerToken, `{"id":"Q5","table":"table 1","rules":"msmc-2016","players":`+players+`}`)
@@ -460,7 +460,7 @@ func TestGameSeatsFourPlayers(t *testing.T) {
 // tournament ids keep to a charset that is one path segment and to 64
 // characters; what is accepted can be reached, restarts included.
 func TestIDsAreSafeOverHTTP(t *testing.T) {
-	recordBackends(t, func(t *testing.T, c referee.Config) {
+	tourBackends(t, func(t *testing.T, c referee.Config) {
 		s := startTourService(t, c, nil)
 		huge := strings.Repeat("x", 1<<20)
 		quote := func(v string) string { b, _ := json.Marshal(v); return string(b) }
@@ -488,7 +488,7 @@ func TestIDsAreSafeOverHTTP(t *testing.T) {
 		refuse("player", "/v1/games", `{"id":"Q9","table":"table 1","rules":"msmc-2016","players":[`+quote(huge)+`,"b","c","d"]}`)
 		refuse("entrant", "/v1/tournaments", `{"id":"t","entrants":[`+quote(huge)+`,"b","c","d"]}`)
 		refuse("record asked_by", "/v1/records", `{"table":"table 1","asked_by":`+quote(huge)+`,"rule_set":"riichi","ruling":"ok"}`)
-		if n := len(records(t, s, testOrganizerToken)); n != 0 {
+		if n := len(tourRecords(t, s, testOrganizerToken)); n != 0 {
 			t.Fatalf("%d refused records were stored", n)
 		}
 
