@@ -28,7 +28,7 @@ import (
 // (recording hands, referee records, overturning a ruling) need the
 // referee token; organiser actions (creating and ending games, standings)
 // the organiser token. A table sees its own game and records with the
-// table token handed out when its game is created.
+// table token handed out when its game is created, until the game ends.
 type TournamentConfig struct {
 	RefereeToken   string
 	OrganizerToken string
@@ -107,6 +107,8 @@ type tableGame struct {
 	game      *tournament.Game
 	tokenHash string
 	logged    int
+	// proposed counts the table's score-now proposals by hand number.
+	proposed map[int]int
 }
 
 // gameStart is the first entry of a game's log.
@@ -229,6 +231,7 @@ type caller struct {
 	role  role
 	table string // for roleTable
 	game  string
+	over  bool // the table token's game has ended
 }
 
 const (
@@ -255,7 +258,7 @@ func (t *tournamentRoutes) who(c echo.Context) (caller, bool) {
 	defer t.mu.Unlock()
 	for id, g := range t.games {
 		if eq(hashed, g.tokenHash) {
-			return caller{role: roleTable, table: g.game.Table, game: id}, true
+			return caller{role: roleTable, table: g.game.Table, game: id, over: g.game.Over}, true
 		}
 	}
 	return caller{}, false
@@ -270,6 +273,10 @@ func (t *tournamentRoutes) need(roles ...role) echo.MiddlewareFunc {
 			if !ok {
 				c.Response().Header().Set("WWW-Authenticate", `Bearer realm="mjscan tournament"`)
 				return problem(http.StatusUnauthorized, codeUnauthorized, "this needs a referee, organiser or table token: send it as Authorization: Bearer <token>")
+			}
+			if who.over {
+				c.Response().Header().Set("WWW-Authenticate", `Bearer realm="mjscan tournament", error="invalid_token"`)
+				return gameOverToken()
 			}
 			for _, r := range roles {
 				if who.role == r {
@@ -307,10 +314,10 @@ func decodeStrict(body []byte, v any) error {
 }
 
 type newGame struct {
-	ID      string    `json:"id"`
-	Table   string    `json:"table"`
-	Rules   string    `json:"rules"`
-	Players [4]string `json:"players"`
+	ID      string   `json:"id"`
+	Table   string   `json:"table"`
+	Rules   string   `json:"rules"`
+	Players []string `json:"players"`
 }
 
 // GameResponse is a game with, on creation only, its table token.
@@ -328,7 +335,11 @@ func (t *tournamentRoutes) postGame(c echo.Context) error {
 	if in.ID == "" || in.Table == "" || strings.HasPrefix(in.ID, tournamentLogPrefix) {
 		return problem(http.StatusBadRequest, scoring.CodeBadRequest, "a game needs an id (not starting with "+tournamentLogPrefix+") and a table")
 	}
-	g, err := tournament.NewGame(in.ID, in.Table, in.Rules, in.Players)
+	players, err := fourSeats(in.Players)
+	if err != nil {
+		return err
+	}
+	g, err := tournament.NewGame(in.ID, in.Table, in.Rules, players)
 	if err != nil {
 		return problem(http.StatusBadRequest, scoring.CodeBadRequest, err.Error())
 	}
@@ -343,7 +354,7 @@ func (t *tournamentRoutes) postGame(c echo.Context) error {
 	if _, dup := t.games[in.ID]; dup {
 		return problem(http.StatusConflict, scoring.CodeBadRequest, "a game with this id exists already")
 	}
-	start := gameStart{ID: in.ID, Table: in.Table, Rules: in.Rules, Players: in.Players, TokenSHA256: tg.tokenHash}
+	start := gameStart{ID: in.ID, Table: in.Table, Rules: in.Rules, Players: players, TokenSHA256: tg.tokenHash}
 	if err := t.logEntry(c.Request().Context(), &tg.logged, in.ID, logStart, string(callerOf(c).role), start); err != nil {
 		if errors.Is(err, referee.ErrSeqTaken) {
 			return problem(http.StatusConflict, scoring.CodeBadRequest, "a game with this id exists already")
@@ -363,10 +374,7 @@ func (t *tournamentRoutes) game(c echo.Context) (*tableGame, error) {
 	who := callerOf(c)
 	if !ok || (who.role == roleTable && who.game != c.Param("id")) {
 		// A table never learns whether another table's game exists.
-		if ok {
-			return nil, problem(http.StatusForbidden, codeForbidden, "a table token sees its own game only")
-		}
-		return nil, problem(http.StatusNotFound, codeNotFound, "no game with this id")
+		return nil, noGame()
 	}
 	return g, nil
 }
@@ -467,7 +475,7 @@ func (t *tournamentRoutes) getStandings(c echo.Context) error {
 	for _, id := range ids {
 		g, ok := t.games[id]
 		if !ok {
-			return problem(http.StatusNotFound, codeNotFound, "no game "+strconv.Quote(id))
+			return problem(http.StatusNotFound, codeNotFound, "no game "+quoteID(id))
 		}
 		games = append(games, g.game)
 	}
@@ -494,6 +502,9 @@ func (t *tournamentRoutes) appendRecord(c echo.Context, overturns int64) error {
 		return err
 	}
 	r.Overturns = overturns
+	if err := t.placeRecord(c.Request().Context(), &r); err != nil {
+		return err
+	}
 	if r.EngineVersion == "" {
 		r.EngineVersion = t.s.deps.Version
 	}
@@ -531,10 +542,10 @@ func (t *tournamentRoutes) getRecords(c echo.Context) error {
 		q.After = n
 	}
 	if who := callerOf(c); who.role == roleTable {
-		if q.Table != "" && q.Table != who.table {
-			return problem(http.StatusForbidden, codeForbidden, "a table token sees its own table's records only")
+		if (q.Table != "" && q.Table != who.table) || (q.Game != "" && q.Game != who.game) {
+			return problem(http.StatusForbidden, codeForbidden, "a table token sees its own game's records only")
 		}
-		q.Table = who.table
+		q.Table, q.Game = who.table, who.game
 	}
 	list, err := t.records.List(c.Request().Context(), q)
 	if err != nil {
@@ -563,8 +574,8 @@ func (t *tournamentRoutes) getRecord(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if who := callerOf(c); who.role == roleTable && chain[0].Table != who.table {
-		return problem(http.StatusForbidden, codeForbidden, "a table token sees its own table's records only")
+	if !callerOf(c).sees(chain[0]) {
+		return noRecord() // as for a record that does not exist
 	}
 	return c.JSON(http.StatusOK, map[string]any{"record": chain[0], "in_force": chain[len(chain)-1], "chain": chain, "versions": t.s.versions()})
 }
@@ -617,7 +628,10 @@ func (t *tournamentRoutes) postTable(c echo.Context) error {
 		return err
 	}
 	ts.Calibration = nil
-	if ts.Table == "" || !(strings.HasPrefix(ts.SnapshotURL, "http://") || strings.HasPrefix(ts.SnapshotURL, "https://")) {
+	if err := tournament.CheckID("the table", ts.Table); err != nil {
+		return idProblem(err)
+	}
+	if !(strings.HasPrefix(ts.SnapshotURL, "http://") || strings.HasPrefix(ts.SnapshotURL, "https://")) {
 		return problem(http.StatusBadRequest, scoring.CodeBadRequest, "a table needs a name and an http(s) snapshot_url that answers one JPEG")
 	}
 	t.mu.Lock()
@@ -631,14 +645,11 @@ func (t *tournamentRoutes) postTable(c echo.Context) error {
 // table finds a registered table the caller may see.
 func (t *tournamentRoutes) table(c echo.Context) (*tableSetup, error) {
 	name := c.Param("table")
-	if who := callerOf(c); who.role == roleTable && who.table != name {
-		return nil, problem(http.StatusForbidden, codeForbidden, "a table token works for its own table only")
-	}
 	t.mu.Lock()
 	ts, ok := t.tables[name]
 	t.mu.Unlock()
-	if !ok {
-		return nil, problem(http.StatusNotFound, codeNotFound, "no table "+strconv.Quote(name)+" is registered")
+	if who := callerOf(c); !ok || (who.role == roleTable && who.table != name) {
+		return nil, noTable() // another table's is answered as none
 	}
 	return ts, nil
 }
@@ -687,7 +698,8 @@ func (t *tournamentRoutes) postCalibrate(c echo.Context) error {
 // scoreNow is the body of a score-now call: the seat to read and what a
 // photo cannot show (rules, winds, win tile, self-draw, …).
 type scoreNow struct {
-	Seat    string          `json:"seat"`
+	Seat string `json:"seat"`
+	// AskedBy is refused: who asked comes from the token.
 	AskedBy string          `json:"asked_by,omitempty"`
 	Game    string          `json:"game,omitempty"`
 	Hand    int             `json:"hand,omitempty"`
@@ -726,6 +738,16 @@ func (t *tournamentRoutes) postScoreNow(c echo.Context) error {
 	if err := bindStrict(c, "the seat and the hand's situation", &in); err != nil {
 		return err
 	}
+	place, err := t.placeProposal(callerOf(c), ts.Table, &in)
+	if err != nil {
+		return err
+	}
+	stored := false
+	defer func() {
+		if !stored {
+			place.release()
+		}
+	}()
 	if in.Request.Rules == "" {
 		return problem(http.StatusBadRequest, scoring.CodeBadRequest, "request.rules names the rule set to score under")
 	}
@@ -745,18 +767,10 @@ func (t *tournamentRoutes) postScoreNow(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	who := callerOf(c)
-	asked := in.AskedBy
-	if asked == "" {
-		asked = string(who.role)
-		if who.role == roleTable {
-			asked = "table " + who.table
-		}
-	}
 	reqJSON, _ := json.Marshal(p.Request)
 	resJSON, _ := json.Marshal(p.Result)
 	rec := referee.Record{
-		Table: ts.Table, Game: in.Game, Hand: in.Hand, AskedBy: asked, PhotoSHA256: p.FrameSHA256,
+		Table: ts.Table, Game: place.game, Hand: place.hand, AskedBy: place.askedBy, PhotoSHA256: p.FrameSHA256,
 		ModelVersion: t.s.versions().Model, EngineVersion: t.s.deps.Version,
 		RuleSet: p.Request.Rules + "/" + p.Result.Preset, Recognized: p.Request.Hand,
 		Request: reqJSON, Computed: resJSON, Ruling: "proposed by the camera: awaiting the referee",
@@ -764,12 +778,13 @@ func (t *tournamentRoutes) postScoreNow(c echo.Context) error {
 	if !ts.NoPhotos {
 		rec.Photo = p.Frame
 	}
-	stored, err := t.records.Append(ctx, rec)
+	kept, err := t.records.Append(ctx, rec)
 	if err != nil {
 		return err
 	}
-	stored.Photo = nil // the answer carries the hash; the record keeps the photo
-	return c.JSON(http.StatusOK, map[string]any{"proposal": p, "record": stored, "versions": t.s.versions()})
+	stored = true
+	kept.Photo = nil // the answer carries the hash; the record keeps the photo
+	return c.JSON(http.StatusOK, map[string]any{"proposal": p, "record": kept, "versions": t.s.versions()})
 }
 
 // An MSMC tournament lives in a log of its own, named with this prefix:
@@ -927,7 +942,7 @@ func (t *tournamentRoutes) postTournamentGame(c echo.Context) error {
 	}
 	g, ok := t.games[in.Game]
 	if !ok {
-		return problem(http.StatusNotFound, codeNotFound, "no game "+strconv.Quote(in.Game))
+		return problem(http.StatusNotFound, codeNotFound, "no game "+quoteID(in.Game))
 	}
 	ctx := c.Request().Context()
 	by := string(callerOf(c).role)

@@ -96,7 +96,7 @@ func TestTournamentAuthorization(t *testing.T) {
 	if a := call(t, "GET", u+"/v1/games/Q1", table, ""); a.status != 200 {
 		t.Fatalf("table reading its game: %d %s", a.status, a.body)
 	}
-	wantProblem(t, call(t, "GET", u+"/v1/games/Q1", other, ""), 403, codeForbidden)
+	wantProblem(t, call(t, "GET", u+"/v1/games/Q1", other, ""), 404, codeNotFound)
 	wantProblem(t, call(t, "GET", u+"/v1/games/Q1", "", ""), 401, codeUnauthorized)
 	if a := call(t, "GET", u+"/v1/games/Q1/mjai", table, ""); a.status != 200 || !strings.Contains(string(a.body), `"type":"hora"`) {
 		t.Fatalf("MJAI: %d %s", a.status, a.body)
@@ -110,7 +110,9 @@ func TestTournamentAuthorization(t *testing.T) {
 		t.Fatalf("referee record: %d %s", a.status, a.body)
 	}
 	id := int(a.json["record"].(map[string]any)["id"].(float64))
-	call(t, "POST", u+"/v1/records", testRefereeToken, strings.ReplaceAll(recordBody, "table 1", "table 2"))
+	if a := call(t, "POST", u+"/v1/records", testRefereeToken, strings.NewReplacer("table 1", "table 2", "Q1", "Q2").Replace(recordBody)); a.status != 201 {
+		t.Fatalf("table 2's record: %d %s", a.status, a.body)
+	}
 
 	over := `{"table":"table 1","asked_by":"player:Chloe","engine_version":"test","rule_set":"riichi/msmc-2016","ruling":"upheld on review"}`
 	path := fmt.Sprintf("%s/v1/records/%d/overturn", u, id)
@@ -131,7 +133,7 @@ func TestTournamentAuthorization(t *testing.T) {
 	if a.status != 200 || a.json["in_force"].(map[string]any)["ruling"] != "upheld on review" {
 		t.Fatalf("record with its ruling in force: %d %s", a.status, a.body)
 	}
-	wantProblem(t, call(t, "GET", fmt.Sprintf("%s/v1/records/%d", u, id), other, ""), 403, codeForbidden)
+	wantProblem(t, call(t, "GET", fmt.Sprintf("%s/v1/records/%d", u, id), other, ""), 404, codeNotFound)
 	if a := call(t, "GET", u+"/v1/records", testOrganizerToken, ""); len(a.json["records"].([]any)) != 3 {
 		t.Fatalf("the organiser sees every record: %s", a.body)
 	}
@@ -220,7 +222,7 @@ func TestTableCamera(t *testing.T) {
 	mu.Unlock()
 	body := `{"seat":"S","game":"Q1","hand":1,"request":{"rules":"riichi","round_wind":"E"}}`
 	wantProblem(t, call(t, "POST", u+"/v1/tables/table%201/score-now", "", body), 401, codeUnauthorized)
-	wantProblem(t, call(t, "POST", u+"/v1/tables/table%201/score-now", other, body), 403, codeForbidden)
+	wantProblem(t, call(t, "POST", u+"/v1/tables/table%201/score-now", other, body), 404, codeNotFound)
 	wantProblem(t, call(t, "POST", u+"/v1/tables/table%201/score-now", testOrganizerToken, body), 403, codeForbidden)
 	a = call(t, "POST", u+"/v1/tables/table%201/score-now", own, body)
 	if a.status != 200 {

@@ -40,6 +40,12 @@ type Game struct {
 
 // NewGame starts a game under a tournament preset.
 func NewGame(id, table, rules string, players [4]string) (*Game, error) {
+	if err := CheckID("the game id", id); err != nil {
+		return nil, err
+	}
+	if err := CheckID("the table", table); err != nil {
+		return nil, err
+	}
 	r, err := LookupRules(rules)
 	if err != nil {
 		return nil, err
@@ -48,6 +54,9 @@ func NewGame(id, table, rules string, players [4]string) (*Game, error) {
 	for i, p := range players {
 		if p == "" {
 			return nil, fmt.Errorf("seat %d has no player", i)
+		}
+		if err := CheckName(fmt.Sprintf("the player at seat %d", i), p); err != nil {
+			return nil, err
 		}
 		if seen[p] {
 			return nil, fmt.Errorf("player %q sits at two seats", p)

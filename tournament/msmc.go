@@ -81,13 +81,24 @@ type Played struct {
 
 // NewMSMC sets up a tournament. Entrants come in draw order.
 func NewMSMC(name string, entrants []string, organizer string) (*Tournament, error) {
+	if err := CheckID("the tournament id", name); err != nil {
+		return nil, err
+	}
 	f, err := MSMCFormat(len(entrants))
 	if err != nil {
 		return nil, err
 	}
+	if organizer != "" {
+		if err := CheckName("the organiser", organizer); err != nil {
+			return nil, err
+		}
+	}
 	seen := map[string]bool{}
-	for _, e := range entrants {
-		if e == "" || seen[e] || e == organizer {
+	for i, e := range entrants {
+		if err := CheckName(fmt.Sprintf("entrant %d", i+1), e); err != nil {
+			return nil, err
+		}
+		if seen[e] || e == organizer {
 			return nil, fmt.Errorf("entrant %q: names must be given, distinct and not the organiser", e)
 		}
 		seen[e] = true
@@ -153,6 +164,12 @@ func (t *Tournament) NextPlayers(stage Stage, table int) ([]string, error) {
 // Add records a finished game. The game must seat the players NextPlayers
 // names; an unfinished game is ended (the organiser's time limit).
 func (t *Tournament) Add(stage Stage, table int, g *Game) error {
+	if tables := max(t.Format.Tables, 1); table < 0 || table >= tables || (stage == Finals && table != 0) {
+		if stage == Finals || tables == 1 {
+			return fmt.Errorf("table %d: this stage is played at table 0", table)
+		}
+		return fmt.Errorf("table %d: the qualifier has tables 0 to %d", table, tables-1)
+	}
 	want, err := t.NextPlayers(stage, table)
 	if err != nil {
 		return err
@@ -175,11 +192,11 @@ func (t *Tournament) Add(stage Stage, table int, g *Game) error {
 // Penalize takes points off a player's final score in a stage (seed 000
 // score penalties: a dropped tile 2 per tile, talk up to 10, …).
 func (t *Tournament) Penalize(p Penalty) error {
-	if p.Points <= 0 {
-		return fmt.Errorf("a score penalty deducts a positive number of points, not %d", p.Points)
+	if err := checkPenalty(p); err != nil {
+		return err
 	}
 	if !contains(t.Entrants, p.Player) {
-		return fmt.Errorf("%q is not an entrant", p.Player)
+		return fmt.Errorf("%.40q is not an entrant", p.Player)
 	}
 	if p.Stage == "" {
 		p.Stage = string(Qualifier)

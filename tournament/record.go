@@ -55,5 +55,13 @@ func DecodeSheet(data []byte, score Scorer) (*Game, error) {
 	if err := json.Unmarshal(data, &s); err != nil {
 		return nil, fmt.Errorf("game sheet: %w", err)
 	}
+	// Four seats would take the first four of five players and say
+	// nothing; count them as given.
+	var seats struct {
+		Players []json.RawMessage `json:"players"`
+	}
+	if err := json.Unmarshal(data, &seats); err != nil || len(seats.Players) != 4 {
+		return nil, fmt.Errorf("game sheet: a game seats four players, not %d", len(seats.Players))
+	}
 	return Replay(s, score)
 }

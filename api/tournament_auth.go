@@ -1,0 +1,227 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"mjscan/referee"
+	"mjscan/scoring"
+	"mjscan/tournament"
+)
+
+// What a table token may see and do. A table token belongs to one game: it
+// sees that game and the game's records, proposes the hand being played
+// through its table's camera, and stops working when the game is over.
+// Whatever is not its own is answered as if it did not exist, so a table
+// learns nothing of other tables.
+
+// maxProposalsPerHand is how often a table may ask its camera to score one
+// hand; after that the referee scores it. Every proposal is a permanent
+// record, so a table must not be able to flood the record.
+const maxProposalsPerHand = 10
+
+const codeTooManyProposals = "too_many_proposals"
+
+func noGame() *Problem {
+	return problem(http.StatusNotFound, codeNotFound, "no game with this id")
+}
+
+func noRecord() *Problem {
+	return problem(http.StatusNotFound, codeNotFound, "no record with this id")
+}
+
+func noTable() *Problem {
+	return problem(http.StatusNotFound, codeNotFound, "no table of this name is registered")
+}
+
+// gameOverToken answers a table token whose game has ended.
+func gameOverToken() *Problem {
+	return problem(http.StatusUnauthorized, codeUnauthorized, "this table token's game is over, so the token no longer works: the organiser has the results")
+}
+
+// sees reports whether the caller may read a record: staff read every
+// record, a table token its own game's.
+func (who caller) sees(r referee.Record) bool {
+	return who.role != roleTable || (r.Table == who.table && r.Game == who.game)
+}
+
+// fourSeats are a new game's players: exactly four, since a fifth would
+// otherwise be dropped without a word.
+func fourSeats(players []string) ([4]string, error) {
+	var out [4]string
+	if len(players) != len(out) {
+		return out, problem(http.StatusBadRequest, scoring.CodeBadRequest, fmt.Sprintf("a game seats four players, in seat order from the first dealer; %d were given", len(players)))
+	}
+	copy(out[:], players)
+	return out, nil
+}
+
+// idProblem is a 400 whose detail is err's message (our own sentences).
+func idProblem(err error) *Problem {
+	return problem(http.StatusBadRequest, scoring.CodeBadRequest, err.Error())
+}
+
+// placeRecord checks where a referee record belongs before it is stored.
+// An overturn stays at the record it overturns (table, game and hand are
+// taken from it); a new record names a valid table and game, and when the
+// game is one of ours, that game's table and a hand already played or the
+// one being played.
+func (t *tournamentRoutes) placeRecord(ctx context.Context, r *referee.Record) error {
+	if r.Overturns != 0 {
+		old, err := t.records.Get(ctx, r.Overturns)
+		if errors.Is(err, referee.ErrNotFound) {
+			return problem(http.StatusNotFound, codeNotFound, "the record to overturn does not exist")
+		}
+		if err != nil {
+			return err
+		}
+		if r.Table == "" {
+			r.Table = old.Table
+		}
+		if r.Game == "" {
+			r.Game = old.Game
+		}
+		if r.Hand == 0 {
+			r.Hand = old.Hand
+		}
+		if r.Table != old.Table || r.Game != old.Game || r.Hand != old.Hand {
+			return problem(http.StatusBadRequest, scoring.CodeBadRequest, fmt.Sprintf(
+				"record %d is about table %q, game %q, hand %d: an overturn stays there (leave table, game and hand out)",
+				old.ID, old.Table, old.Game, old.Hand))
+		}
+		return t.checkPeople(r)
+	}
+	if err := tournament.CheckID("the record's table", r.Table); err != nil {
+		return idProblem(err)
+	}
+	if r.Game != "" {
+		if err := tournament.CheckID("the record's game", r.Game); err != nil {
+			return idProblem(err)
+		}
+	}
+	if err := t.checkPeople(r); err != nil {
+		return err
+	}
+	if r.Hand < 0 {
+		return problem(http.StatusBadRequest, scoring.CodeBadRequest, "hand counts a game's hands from 1 (0: not tied to a hand)")
+	}
+	if r.Hand > 0 && r.Game == "" {
+		return problem(http.StatusBadRequest, scoring.CodeBadRequest, "a hand number needs its game: name the game too")
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	g, ok := t.games[r.Game]
+	if !ok {
+		return nil // a game played on paper: the referee's word
+	}
+	if g.game.Table != r.Table {
+		return problem(http.StatusBadRequest, scoring.CodeBadRequest, fmt.Sprintf("game %s is played at table %q, not %q", r.Game, g.game.Table, r.Table))
+	}
+	if next := len(g.game.Hands) + 1; r.Hand > next {
+		return problem(http.StatusBadRequest, scoring.CodeBadRequest, fmt.Sprintf("game %s is at hand %d: name a hand already played or that one", r.Game, next))
+	}
+	return nil
+}
+
+// checkPeople refuses names of people that no one could read.
+func (t *tournamentRoutes) checkPeople(r *referee.Record) error {
+	if err := tournament.CheckName("asked_by", r.AskedBy); err != nil {
+		return idProblem(err)
+	}
+	if r.Referee != "" {
+		if err := tournament.CheckName("referee", r.Referee); err != nil {
+			return idProblem(err)
+		}
+	}
+	return nil
+}
+
+// proposalPlace is where a score-now proposal goes in the record.
+type proposalPlace struct {
+	game    string
+	hand    int
+	askedBy string
+	// release gives back the table's proposal slot when no record was
+	// stored.
+	release func()
+}
+
+// placeProposal decides who asked, which game and which hand a score-now
+// call is for, from the token, never from the body. A table token proposes
+// its own game's hand being played; the referee any game of the table (or
+// none). The request's rules are the game's when it has one.
+func (t *tournamentRoutes) placeProposal(who caller, table string, in *scoreNow) (proposalPlace, error) {
+	place := proposalPlace{release: func() {}}
+	if in.AskedBy != "" {
+		return place, problem(http.StatusBadRequest, scoring.CodeBadRequest, "leave asked_by out: who asked is taken from your token")
+	}
+	place.askedBy = string(who.role)
+	if who.role == roleTable {
+		place.askedBy = "table " + who.table
+		if in.Game == "" {
+			in.Game = who.game
+		}
+		if in.Game != who.game {
+			return place, noGame()
+		}
+	}
+	if in.Game == "" {
+		if in.Hand != 0 {
+			return place, problem(http.StatusBadRequest, scoring.CodeBadRequest, "a hand number needs its game: name the game too")
+		}
+		return place, nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	g, ok := t.games[in.Game]
+	if !ok || g.game.Table != table {
+		return place, problem(http.StatusNotFound, codeNotFound, "no game with this id is played at this table")
+	}
+	if g.game.Over {
+		return place, problem(http.StatusConflict, scoring.CodeBadRequest, "game "+g.game.ID+" is over: there is no hand to score")
+	}
+	next := len(g.game.Hands) + 1
+	if in.Hand == 0 {
+		in.Hand = next
+	}
+	if in.Hand != next {
+		return place, problem(http.StatusConflict, scoring.CodeBadRequest, fmt.Sprintf("game %s is at hand %d: the camera scores the hand being played (leave hand out)", g.game.ID, next))
+	}
+	rules := g.game.Rules
+	if in.Request.Rules == "" {
+		in.Request.Rules = rules.Rules
+	}
+	if in.Request.Preset == "" {
+		in.Request.Preset = rules.Preset
+	}
+	if in.Request.Rules != rules.Rules || in.Request.Preset != rules.Preset {
+		return place, problem(http.StatusBadRequest, scoring.CodeBadRequest, fmt.Sprintf("game %s is played under %s rules (preset %q): leave rules and preset out, or name those", g.game.ID, rules.Rules, rules.Preset))
+	}
+	place.game, place.hand = g.game.ID, next
+	if who.role == roleTable {
+		if g.proposed == nil {
+			g.proposed = map[int]int{}
+		}
+		if g.proposed[next] >= maxProposalsPerHand {
+			return place, problem(http.StatusTooManyRequests, codeTooManyProposals, fmt.Sprintf("the camera proposed hand %d %d times already: ask the referee to score it", next, maxProposalsPerHand))
+		}
+		g.proposed[next]++
+		place.release = func() {
+			t.mu.Lock()
+			g.proposed[next]--
+			t.mu.Unlock()
+		}
+	}
+	return place, nil
+}
+
+// quoteID quotes an id for a message, without repeating an overlong one.
+func quoteID(id string) string {
+	if len(id) > 4*tournament.MaxIDLen {
+		return "with an id that long"
+	}
+	return strconv.Quote(id)
+}
