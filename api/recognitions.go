@@ -321,7 +321,7 @@ func (s *Server) postSnapAndScore(c echo.Context) error {
 	var sit scoring.Request
 	if raw := strings.TrimSpace(u.fields["situation"]); raw != "" {
 		if err := json.Unmarshal([]byte(raw), &sit); err != nil {
-			return problem(http.StatusBadRequest, scoring.CodeBadRequest, "the field \"situation\" is not valid JSON for a hand request: "+jsonMessage(err.Error()))
+			return jsonProblem(err, &sit, `the field "situation"`)
 		}
 	}
 	if sit.Rules == "" {

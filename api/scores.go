@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -60,9 +61,9 @@ func readJSONBody(c echo.Context, what string) ([]byte, error) {
 // decodeHandRequest reads a CONTRACT hand request and checks that its rule
 // set exists, so that the engines only see requests they can answer.
 func decodeHandRequest(body []byte) (*scoring.Request, *Problem) {
-	req, e := scoring.DecodeRequest(body)
-	if e != nil {
-		return nil, problem(http.StatusBadRequest, scoring.CodeBadRequest, jsonMessage(e.Message))
+	var req scoring.Request
+	if err := json.Unmarshal(body, &req); err != nil {
+		return nil, jsonProblem(err, &req, "the hand request")
 	}
 	if p := checkRules(&req); p != nil {
 		return nil, p
@@ -80,21 +81,18 @@ func checkRules(req *scoring.Request) *Problem {
 	return nil
 }
 
-// jsonMessage shortens Go's JSON errors to something a person can act on.
-func jsonMessage(msg string) string {
-	msg = strings.Replace(msg, "json: cannot unmarshal ", "a value has the wrong type: ", 1)
-	msg = strings.Replace(msg, " into Go struct field ", " for field ", 1)
-	msg = strings.Replace(msg, "Request.", "", 1)
-	msg = strings.Replace(msg, " of type ", ", which must be a ", 1)
-	return msg
-}
+// scoreHand is rulebook.Try; a test replaces it with an engine that fails.
+var scoreHand = rulebook.Try
 
-// score runs one hand through its engine on the worker pool.
+// score runs one hand through its engine on the worker pool. An engine's
+// panic is the service's failure (a 500), not the client's bad request.
 func (s *Server) score(c echo.Context, req *scoring.Request) (scoring.Result, error) {
 	var res scoring.Result
-	err := s.work(c.Request().Context(), func() error {
+	err := s.work(c.Request().Context(), func() (err error) {
 		start := time.Now()
-		res = rulebook.Score(req)
+		if res, err = scoreHand(req); err != nil {
+			return err
+		}
 		d := time.Since(start)
 		s.metrics.scoreTime.WithLabelValues(req.Rules).Observe(d.Seconds())
 		s.metrics.steps.WithLabelValues("score").Observe(d.Seconds())
@@ -125,14 +123,7 @@ func (s *Server) postScore(c echo.Context) error {
 	}
 	out := ScoreResponse{Result: res, Versions: s.scoreVersions(req, &res)}
 	if !res.OK {
-		e := res.Error
-		if e == nil {
-			e = scoring.Errorf(scoring.CodeNotAWin, "the hand does not score")
-			out.Error = e
-		}
-		p := problem(scoringStatus(e.Code), e.Code, e.Message)
-		p.Ext = out
-		return p
+		return resultProblem(out)
 	}
 	return c.JSON(http.StatusOK, out)
 }

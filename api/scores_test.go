@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"mjscan/internal/corpus"
 	"mjscan/scoring"
 	"mjscan/scoring/rulebook"
 )
@@ -97,17 +98,11 @@ func TestScoreEveryRuleSet(t *testing.T) {
 
 func corporaDir(t testing.TB) string {
 	t.Helper()
-	wd, _ := os.Getwd()
-	for d := wd; ; d = filepath.Dir(d) {
-		for _, c := range []string{filepath.Join(d, "shared", "corpora"), filepath.Join(d, "..", "shared", "corpora")} {
-			if st, err := os.Stat(c); err == nil && st.IsDir() {
-				return c
-			}
-		}
-		if filepath.Dir(d) == d {
-			t.Fatalf("shared/corpora not found above %s: clone the repository beside shared/", wd)
-		}
+	d, err := corpus.Dir()
+	if err != nil {
+		t.Fatal(err)
 	}
+	return d
 }
 
 func firstLines(t testing.TB, path string, n int) [][]byte {

@@ -308,7 +308,7 @@ func decodeStrict(body []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return problem(http.StatusBadRequest, scoring.CodeBadRequest, "the JSON could not be read: "+err.Error())
+		return jsonProblem(err, v, "the request")
 	}
 	return nil
 }

@@ -63,7 +63,7 @@ func (s *Server) postVerify(c echo.Context) error {
 	}
 	var vr VerifyRequest
 	if err := json.Unmarshal(body, &vr); err != nil {
-		return problem(http.StatusBadRequest, scoring.CodeBadRequest, "the request is not valid JSON for a verification: "+jsonMessage(err.Error()))
+		return jsonProblem(err, &vr, "the verification")
 	}
 	if vr.Request == nil {
 		return problem(http.StatusBadRequest, scoring.CodeBadRequest, `give the hand in "request" (a hand request, as for /v1/scores)`)
@@ -78,6 +78,11 @@ func (s *Server) postVerify(c echo.Context) error {
 	res, err := s.score(c, vr.Request)
 	if err != nil {
 		return err
+	}
+	if !res.OK && res.Error != nil && scoringStatus(res.Error.Code) == http.StatusBadRequest {
+		// A request that cannot be read has no score to agree with or
+		// not: the same 400 as /v1/scores.
+		return resultProblem(ScoreResponse{Result: res, Versions: s.scoreVersions(vr.Request, &res)})
 	}
 	return c.JSON(http.StatusOK, verdict(vr.Request, &vr.Claim, &res, s.scoreVersions(vr.Request, &res)))
 }

@@ -40,8 +40,11 @@ func Open(ctx context.Context, c Config) (*Store, error) {
 	} else {
 		if dir := filepath.Dir(c.SQLitePath); dir != "." {
 			if err := os.MkdirAll(dir, 0o755); err != nil {
-				return nil, fmt.Errorf("referee record: %w", err)
+				return nil, mkdirError(dir, err)
 			}
+		}
+		if err := checkSQLiteWritable(c.SQLitePath); err != nil {
+			return nil, err
 		}
 		// WAL lets readers work while a record is written; synchronous
 		// FULL makes a commit durable before Append returns; IMMEDIATE

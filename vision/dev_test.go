@@ -6,13 +6,13 @@ import (
 )
 
 // TestDevPhotos runs the shipped models on the labelled dev photos
-// (shared/data/photos/dev, real photos of tile sets in the training photos'
-// scenes) and holds the targets: tile F1 ≥ 0.97 and at least 70% of
+// (testdata/photos/dev, copied from shared/data/photos/dev: real photos of
+// tile sets in the training photos' scenes) and holds the targets: tile F1 ≥ 0.97 and at least 70% of
 // photos read exactly right.
 func TestDevPhotos(t *testing.T) {
-	dir := "../../shared/data/photos/dev"
+	dir := "../testdata/photos/dev"
 	if _, err := os.Stat(dir); err != nil {
-		t.Fatalf("the dev photos are not beside the repository (%v): check out shared/ next to it", err)
+		t.Fatalf("the dev photos are missing (%v): restore testdata/photos/dev from the repository", err)
 	}
 	s, err := EvaluateDir(recognizer(t), dir)
 	if err != nil {

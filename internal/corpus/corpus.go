@@ -1,5 +1,5 @@
-// Package corpus finds and reads the shared scoring corpora
-// (shared/corpora beside the repository) for tests and benchmarks.
+// Package corpus finds and reads the scoring corpora (testdata/corpora,
+// copied from shared/corpora) for tests and benchmarks.
 package corpus
 
 import (
@@ -21,8 +21,9 @@ type Case struct {
 	Raw     json.RawMessage
 }
 
-// Dir finds shared/corpora: $MJSCAN_CORPORA, or a "shared/corpora" folder
-// beside the repository root or any folder above the working directory.
+// Dir finds the scoring corpora: $MJSCAN_CORPORA, or else the repository's
+// testdata/corpora (copies of shared/corpora, see its README), found from the
+// working directory up to the folder that holds go.mod.
 func Dir() (string, error) {
 	if d := os.Getenv("MJSCAN_CORPORA"); d != "" {
 		return d, nil
@@ -32,13 +33,15 @@ func Dir() (string, error) {
 		return "", err
 	}
 	for d := wd; ; d = filepath.Dir(d) {
-		for _, c := range []string{filepath.Join(d, "shared", "corpora"), filepath.Join(d, "..", "shared", "corpora")} {
-			if st, err := os.Stat(c); err == nil && st.IsDir() {
-				return c, nil
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			c := filepath.Join(d, "testdata", "corpora")
+			if st, err := os.Stat(c); err != nil || !st.IsDir() {
+				return "", fmt.Errorf("the scoring corpora are missing from %s: restore testdata/corpora from the repository or set MJSCAN_CORPORA", d)
 			}
+			return c, nil
 		}
 		if filepath.Dir(d) == d {
-			return "", fmt.Errorf("shared/corpora not found above %s: clone the repository beside shared/ or set MJSCAN_CORPORA", wd)
+			return "", fmt.Errorf("no go.mod above %s: run the tests inside the repository or set MJSCAN_CORPORA", wd)
 		}
 	}
 }

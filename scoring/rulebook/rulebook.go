@@ -3,6 +3,8 @@
 package rulebook
 
 import (
+	"fmt"
+	"runtime/debug"
 	"sort"
 
 	"mjscan/scoring"
@@ -47,14 +49,33 @@ func Lookup(name string) (scoring.Engine, bool) {
 // Score scores one request under the rule set it names. It never panics:
 // an engine's panic becomes a bad_request result, so one bad line cannot
 // stop a batch.
-func Score(r *scoring.Request) (res scoring.Result) {
+func Score(r *scoring.Request) scoring.Result {
+	res, err := Try(r)
+	if err != nil {
+		return scoring.Fail(r, scoring.Errorf(scoring.CodeBadRequest, "the %s engine could not score this hand (%v); please report it with the request", r.Rules, err))
+	}
+	return res
+}
+
+// PanicError is an engine's panic, with the stack where it happened.
+type PanicError struct {
+	Value any
+	Stack []byte
+}
+
+func (e *PanicError) Error() string { return fmt.Sprint(e.Value) }
+
+// Try scores like Score but returns an engine's panic as a *PanicError
+// instead of a result: a service answers it as its own failure, not as a
+// request the client got wrong.
+func Try(r *scoring.Request) (res scoring.Result, err error) {
 	e, ok := engines[r.Rules]
 	if !ok {
-		return scoring.Fail(r, scoring.Errorf(scoring.CodeBadRequest, "unknown rule set %q: choose one of %v", r.Rules, Names()))
+		return scoring.Fail(r, scoring.Errorf(scoring.CodeBadRequest, "unknown rule set %q: choose one of %v", r.Rules, Names())), nil
 	}
 	defer func() {
 		if p := recover(); p != nil {
-			res = scoring.Fail(r, scoring.Errorf(scoring.CodeBadRequest, "the %s engine could not score this hand (%v); please report it with the request", r.Rules, p))
+			res, err = scoring.Result{}, &PanicError{Value: p, Stack: debug.Stack()}
 		}
 	}()
 	res = e.Score(r)
@@ -62,7 +83,7 @@ func Score(r *scoring.Request) (res scoring.Result) {
 	if res.Error != nil {
 		res.OK = false
 	}
-	return res
+	return res, nil
 }
 
 // ScoreJSON decodes one JSON request and scores it.
