@@ -21,6 +21,8 @@ type dialect struct {
 	gameLogAppendOnly []string
 	// setupAppendOnly does the same for table_setups.
 	setupAppendOnly []string
+	// byTable makes a query read ids from the index by table.
+	byTable string
 	// lock serialises migrations between processes ("" when the database
 	// does it by itself); setupLock does the same for appending a table
 	// setup.
@@ -32,7 +34,7 @@ type dialect struct {
 }
 
 var sqliteDialect = dialect{
-	name: "sqlite", id: "INTEGER PRIMARY KEY AUTOINCREMENT", blob: "BLOB",
+	name: "sqlite", id: "INTEGER PRIMARY KEY AUTOINCREMENT", blob: "BLOB", byTable: " INDEXED BY referee_records_by_table",
 	appendOnly: []string{
 		`CREATE TRIGGER referee_records_no_update BEFORE UPDATE ON referee_records
 		 BEGIN SELECT RAISE(ABORT, 'referee records are append-only'); END`,

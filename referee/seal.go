@@ -166,4 +166,3 @@ func update(ctx context.Context, tx *sql.Tx, d dialect, table string, rows []sea
 	}
 	return nil
 }
-

@@ -239,6 +239,9 @@ func (s *Store) Get(ctx context.Context, id int64) (Record, error) {
 // get reads one record, marked Tampered when it fails its check.
 func (s *Store) get(ctx context.Context, id int64) (Record, error) {
 	rows, err := s.db.QueryContext(ctx, rebind(s.d, `SELECT `+columns+` FROM referee_records WHERE id = ?`), id)
+	if err != nil && isDamaged(err) {
+		return Record{ID: id, Tampered: damagedRecord}, nil
+	}
 	if err != nil {
 		return Record{}, err
 	}
@@ -320,19 +323,17 @@ func (s *Store) List(ctx context.Context, q Query) (page []Record, more bool, er
 		limit = DefaultLimit
 	}
 	limit = min(limit, MaxLimit)
-	cond := strings.Join(where, " AND ")
 	rows, err := s.db.QueryContext(ctx, rebind(s.d, `SELECT `+columns+` FROM referee_records WHERE `+
-		cond+` ORDER BY id LIMIT ?`), append(args, limit+1)...)
-	if err != nil {
-		return nil, false, err
+		strings.Join(where, " AND ")+` ORDER BY id LIMIT ?`), append(args, limit+1)...)
+	if err == nil {
+		page, err = scan(rows)
 	}
-	page, err = scan(rows)
 	if err != nil && isDamaged(err) {
 		// The database stopped part-way (a damaged page): find the ids
 		// through the table's index, which lives elsewhere in the file,
 		// and read them one by one, so one damaged record does not hide
 		// the others.
-		page, err = s.oneByOne(ctx, cond, args, limit+1)
+		page, err = s.oneByOne(ctx, where, args, limit+1)
 	}
 	if err != nil {
 		return nil, false, err
@@ -343,9 +344,12 @@ func (s *Store) List(ctx context.Context, q Query) (page []Record, more bool, er
 	return page, false, nil
 }
 
-func (s *Store) oneByOne(ctx context.Context, cond string, args []any, limit int) ([]Record, error) {
-	rows, err := s.db.QueryContext(ctx, rebind(s.d, `SELECT id FROM referee_records WHERE table_name >= '' AND `+
-		cond+` ORDER BY id LIMIT ?`), append(args, limit)...)
+func (s *Store) oneByOne(ctx context.Context, where []string, args []any, limit int) ([]Record, error) {
+	// The ids come from the index by table, which holds every id, rather
+	// than from the table's own pages ("+id" keeps the planner off them).
+	where = append([]string{"table_name >= ''", "+" + where[0]}, where[1:]...)
+	rows, err := s.db.QueryContext(ctx, rebind(s.d, `SELECT id FROM referee_records`+s.d.byTable+` WHERE `+
+		strings.Join(where, " AND ")+` ORDER BY id LIMIT ?`), append(args, limit)...)
 	if err != nil {
 		return nil, err
 	}
