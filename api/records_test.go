@@ -210,8 +210,8 @@ func TestRecordsListWithoutPhotos(t *testing.T) {
 
 			// A photo changed in the database: the listing, which does not
 			// read photos, still answers; the photo itself is refused.
-			db := behindTheStore(t, c, "referee_records")
-			mustExec(t, db, fmt.Sprintf(`UPDATE referee_records SET photo = (SELECT photo FROM referee_records WHERE id = %d) WHERE id = %d`, ids[4], ids[5]))
+			db := behindTheStore(t, c, "referee_photos")
+			mustExec(t, db, fmt.Sprintf(`UPDATE referee_photos SET photo = (SELECT photo FROM referee_photos WHERE record_id = %d) WHERE record_id = %d`, ids[4], ids[5]))
 			if a := call(t, "GET", u+"/v1/records", testOrganizerToken, ""); a.status != 200 || len(a.json["records"].([]any)) != 17 {
 				t.Fatalf("list after a photo was changed: %d %.300s", a.status, a.body)
 			}

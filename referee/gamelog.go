@@ -172,8 +172,8 @@ func readGameLogs(rows *sql.Rows, logOf func(game string) *GameLog) error {
 				return fmt.Errorf("a game log entry cannot be read back: %w", err)
 			}
 			if l := logOf(e.Game); l.Tampered == "" {
-				l.Tampered = fmt.Sprintf("game %s: entry %d of its log cannot be read back (the database holds a damaged copy): the game is rebuilt from the %d entries before it and takes no more; tell the head referee",
-					e.Game, len(l.Events)+1, len(l.Events))
+				l.Game = e.Game
+				l.Tampered = l.stop(fmt.Sprintf("entry %d of its log cannot be read back (the database holds a damaged copy)", len(l.Events)+1))
 			}
 			continue
 		}
@@ -192,14 +192,20 @@ func readGameLogs(rows *sql.Rows, logOf func(game string) *GameLog) error {
 		}
 		switch {
 		case e.Seq != n+1:
-			l.Tampered = fmt.Sprintf("game %s: its log goes from entry %d to entry %d (entries were removed or renumbered after they were written): the game is rebuilt from the %d entries before and takes no more; tell the head referee",
-				e.Game, n, e.Seq, n)
+			l.Tampered = l.stop(fmt.Sprintf("its log goes from entry %d to entry %d (entries were removed or renumbered after they were written)", n, e.Seq))
 		case e.Digest != e.digest(prev):
-			l.Tampered = fmt.Sprintf("game %s: entry %d of its log was changed after it was written (it no longer matches its digest): the game is rebuilt from the %d entries before it and takes no more; tell the head referee",
-				e.Game, e.Seq, n)
+			l.Tampered = l.stop(fmt.Sprintf("entry %d of its log was changed after it was written (it no longer matches its digest)", e.Seq))
 		default:
 			l.Events = append(l.Events, e)
 		}
 	}
 	return rows.Err()
+}
+
+// stop says what became of a log that cannot be trusted past its Events.
+func (l *GameLog) stop(what string) string {
+	if len(l.Events) == 0 {
+		return fmt.Sprintf("game %s: %s: it cannot be rebuilt, so it is not loaded; tell the head referee", l.Game, what)
+	}
+	return fmt.Sprintf("game %s: %s: it is rebuilt from the %d entries before and takes no more; tell the head referee", l.Game, what, len(l.Events))
 }

@@ -134,9 +134,10 @@ func TestTamperedRecordMarked(t *testing.T) {
 				ids = append(ids, r.ID)
 			}
 			unguard(t, s, "referee_records")
+			unguard(t, s, "referee_photos")
 			mustExec(t, s, `UPDATE referee_records SET ruling = 'nothing happened' WHERE id = ?`, ids[1])
 			mustExec(t, s, `UPDATE referee_records SET corrections = '[{' WHERE id = ?`, ids[2])
-			mustExec(t, s, `UPDATE referee_records SET photo = ? WHERE id = ?`, []byte("another photo"), ids[3])
+			mustExec(t, s, `UPDATE referee_photos SET photo = ? WHERE record_id = ?`, []byte("another photo"), ids[3])
 			list, _, err := s.List(ctx, Query{})
 			if err != nil || len(list) != 4 {
 				t.Fatalf("list: %d, %v", len(list), err)
@@ -541,5 +542,31 @@ func TestUpgradeFixture(t *testing.T) {
 	var n int
 	if err := s.db.QueryRow(`SELECT COUNT(*) FROM referee_schema`).Scan(&n); err != nil || n != len(migrations) {
 		t.Fatalf("%d schema steps, want %d: %v", n, len(migrations), err)
+	}
+}
+
+// BenchmarkListWithPhotos lists 40 records that keep 1 MiB photos each
+// (the issue's case had 14 MB photos): the cost is the rows', not the
+// photos'.
+func BenchmarkListWithPhotos(b *testing.B) {
+	ctx := context.Background()
+	s, err := Open(ctx, Config{SQLitePath: filepath.Join(b.TempDir(), "bench.db")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	for i := 0; i < 40; i++ {
+		r := sample("bench")
+		r.Photo, r.PhotoSHA256 = bytes.Repeat([]byte{byte(i)}, 1<<20), ""
+		if _, err := s.Append(ctx, r); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if list, _, err := s.List(ctx, Query{}); err != nil || len(list) != 40 {
+			b.Fatal(len(list), err)
+		}
 	}
 }

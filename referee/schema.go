@@ -19,8 +19,9 @@ type dialect struct {
 	appendOnly []string
 	// gameLogAppendOnly does the same for game_events.
 	gameLogAppendOnly []string
-	// setupAppendOnly does the same for table_setups.
-	setupAppendOnly []string
+	// setupAppendOnly does the same for table_setups, photosAppendOnly
+	// for referee_photos.
+	setupAppendOnly, photosAppendOnly []string
 	// byTable makes a query read ids from the index by table.
 	byTable string
 	// lock serialises migrations between processes ("" when the database
@@ -53,10 +54,17 @@ var sqliteDialect = dialect{
 		`CREATE TRIGGER table_setups_no_delete BEFORE DELETE ON table_setups
 		 BEGIN SELECT RAISE(ABORT, 'table setups are append-only: add a new one'); END`,
 	},
+	photosAppendOnly: []string{
+		`CREATE TRIGGER referee_photos_no_update BEFORE UPDATE ON referee_photos
+		 BEGIN SELECT RAISE(ABORT, 'referee records are append-only'); END`,
+		`CREATE TRIGGER referee_photos_no_delete BEFORE DELETE ON referee_photos
+		 BEGIN SELECT RAISE(ABORT, 'referee records are append-only'); END`,
+	},
 	allowUpdates: func(table string) []string { return []string{`DROP TRIGGER ` + table + `_no_update`} },
 	forbidUpdates: func(table string) []string {
 		what := map[string]string{
 			"referee_records": "referee records are append-only",
+			"referee_photos":  "referee records are append-only",
 			"game_events":     "game logs are append-only",
 			"table_setups":    "table setups are append-only: add a new one",
 		}[table]
@@ -84,6 +92,12 @@ var postgresDialect = dialect{
 	setupAppendOnly: []string{
 		`CREATE TRIGGER table_setups_no_change BEFORE UPDATE OR DELETE ON table_setups
 		 FOR EACH ROW EXECUTE FUNCTION referee_append_only()`,
+	},
+	photosAppendOnly: []string{
+		`CREATE TRIGGER referee_photos_no_change BEFORE UPDATE OR DELETE ON referee_photos
+		 FOR EACH ROW EXECUTE FUNCTION referee_append_only()`,
+		`CREATE TRIGGER referee_photos_no_truncate BEFORE TRUNCATE ON referee_photos
+		 FOR EACH STATEMENT EXECUTE FUNCTION referee_append_only()`,
 	},
 	lock:      `SELECT pg_advisory_xact_lock(7274726566)`,
 	setupLock: `SELECT pg_advisory_xact_lock(7274726567)`,
@@ -165,13 +179,21 @@ var migrations = []migration{
 			`CREATE INDEX table_setups_by_table ON table_setups (table_name, id)`,
 		}, d.setupAppendOnly...)
 	}, nil},
-	{5, "digests for game logs and table setups; record digests without the photo's bytes", func(d dialect) []string {
-		return []string{
+	{5, "digests for game logs and table setups; record digests without the photo's bytes; photos in a table of their own", func(d dialect) []string {
+		return append([]string{
 			`ALTER TABLE referee_records ADD COLUMN digest_scheme INTEGER NOT NULL DEFAULT 1`,
 			`ALTER TABLE referee_records ADD COLUMN legacy_digest TEXT NOT NULL DEFAULT ''`,
 			`ALTER TABLE game_events ADD COLUMN digest TEXT NOT NULL DEFAULT ''`,
 			`ALTER TABLE table_setups ADD COLUMN digest TEXT NOT NULL DEFAULT ''`,
-		}
+			// Photos leave referee_records (whose photo column stays, empty):
+			// a SQLite row is read front to back, so a photo in the middle
+			// of a record's row is read through whenever a column after it
+			// is, listing or not.
+			`CREATE TABLE referee_photos (
+				record_id BIGINT PRIMARY KEY REFERENCES referee_records(id),
+				photo ` + d.blob + ` NOT NULL
+			)`,
+		}, d.photosAppendOnly...)
 	}, seal},
 }
 

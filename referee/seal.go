@@ -14,6 +14,7 @@ import (
 //     checked; a record that passes is sealed anew (the old digest kept as
 //     legacy_digest), and one that fails keeps scheme 1, which every read
 //     then reports as tampered;
+//   - photos move to referee_photos;
 //   - game logs and table setups, which had no digest, are chained as they
 //     stand at the upgrade.
 func seal(ctx context.Context, tx *sql.Tx, d dialect) error {
@@ -24,7 +25,7 @@ func seal(ctx context.Context, tx *sql.Tx, d dialect) error {
 			}
 		}
 	}
-	for _, step := range []func(context.Context, *sql.Tx, dialect) error{sealRecords, sealGameLogs, sealTableSetups} {
+	for _, step := range []func(context.Context, *sql.Tx, dialect) error{sealRecords, movePhotos, sealGameLogs, sealTableSetups} {
 		if err := step(ctx, tx, d); err != nil {
 			return err
 		}
@@ -93,6 +94,20 @@ func sealRecords(ctx context.Context, tx *sql.Tx, d dialect) error {
 		r.At = time.UnixMicro(at).UTC()
 		if _, err := tx.ExecContext(ctx, rebind(d, `UPDATE referee_records SET digest = ?, legacy_digest = ?, digest_scheme = ? WHERE id = ?`),
 			r.ComputeDigest(), r.Digest, digestScheme, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// movePhotos moves the photos into referee_photos, once their records
+// are sealed (the old digests covered their bytes).
+func movePhotos(ctx context.Context, tx *sql.Tx, d dialect) error {
+	for _, q := range []string{
+		`INSERT INTO referee_photos (record_id, photo) SELECT id, photo FROM referee_records WHERE photo IS NOT NULL`,
+		`UPDATE referee_records SET photo = NULL WHERE photo IS NOT NULL`,
+	} {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
 			return err
 		}
 	}

@@ -152,9 +152,10 @@ var ErrNotFound = errors.New("no such referee record")
 var ErrAlreadyOverturned = errors.New("that ruling was already overturned: overturn the record that replaced it")
 
 // columns are what reading a record selects: everything but the photo's
-// bytes, of which only the length is asked for (neither store reads a
-// blob's content to say how long it is).
-const columns = `id, at_us, table_name, game, hand, asked_by, photo_sha256, COALESCE(length(photo), 0), model_version,
+// bytes, which live in referee_photos and of which only the length is
+// asked for (neither store reads a blob's content to say how long it is).
+const columns = `id, at_us, table_name, game, hand, asked_by, photo_sha256,
+	COALESCE((SELECT length(p.photo) FROM referee_photos p WHERE p.record_id = referee_records.id), 0), model_version,
 	engine_version, rule_set, recognized, corrections, request, claimed, computed, ruling, referee,
 	overturns, digest, digest_scheme, legacy_digest`
 
@@ -185,16 +186,19 @@ func (s *Store) Append(ctx context.Context, r Record) (Record, error) {
 	if r.Overturns != 0 {
 		overturns = r.Overturns
 	}
-	var photo any
-	if r.Photo != nil {
-		photo = r.Photo
-	}
-	q := rebind(s.d, `INSERT INTO referee_records (at_us, table_name, game, hand, asked_by, photo_sha256, photo,
-		model_version, engine_version, rule_set, recognized, corrections, request, claimed, computed, ruling,
-		referee, overturns, digest, digest_scheme) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`)
-	err := s.db.QueryRowContext(ctx, q, r.At.UnixMicro(), r.Table, r.Game, r.Hand, r.AskedBy, r.PhotoSHA256, photo,
-		r.ModelVersion, r.EngineVersion, r.RuleSet, r.Recognized, string(corr), string(r.Request), r.Claimed,
-		string(r.Computed), r.Ruling, r.Referee, overturns, r.Digest, digestScheme).Scan(&r.ID)
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		q := rebind(s.d, `INSERT INTO referee_records (at_us, table_name, game, hand, asked_by, photo_sha256,
+			model_version, engine_version, rule_set, recognized, corrections, request, claimed, computed, ruling,
+			referee, overturns, digest, digest_scheme) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`)
+		err := tx.QueryRowContext(ctx, q, r.At.UnixMicro(), r.Table, r.Game, r.Hand, r.AskedBy, r.PhotoSHA256,
+			r.ModelVersion, r.EngineVersion, r.RuleSet, r.Recognized, string(corr), string(r.Request), r.Claimed,
+			string(r.Computed), r.Ruling, r.Referee, overturns, r.Digest, digestScheme).Scan(&r.ID)
+		if err != nil || r.Photo == nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, rebind(s.d, `INSERT INTO referee_photos (record_id, photo) VALUES (?, ?)`), r.ID, r.Photo)
+		return err
+	})
 	if err != nil {
 		if r.Overturns != 0 && isUnique(err) {
 			return Record{}, fmt.Errorf("record %d: %w", r.Overturns, ErrAlreadyOverturned)
@@ -218,6 +222,19 @@ func isDamaged(err error) bool {
 		return strings.HasPrefix(pg.SQLState(), "XX00")
 	}
 	return false
+}
+
+// inTx runs fn in a transaction and commits it when fn succeeds.
+func (s *Store) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 func isUnique(err error) bool {
@@ -273,7 +290,7 @@ func (s *Store) Photo(ctx context.Context, id int64) (Record, []byte, error) {
 		return r, nil, fmt.Errorf("record %d: %w", id, ErrNoPhoto)
 	}
 	var photo []byte
-	if err := s.db.QueryRowContext(ctx, rebind(s.d, `SELECT photo FROM referee_records WHERE id = ?`), id).Scan(&photo); err != nil {
+	if err := s.db.QueryRowContext(ctx, rebind(s.d, `SELECT photo FROM referee_photos WHERE record_id = ?`), id).Scan(&photo); err != nil {
 		return r, nil, err
 	}
 	if PhotoHash(photo) != r.PhotoSHA256 {
