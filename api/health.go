@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"context"
+	"errors"
 	"image"
 	"image/color"
 	"image/jpeg"
@@ -12,12 +13,15 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"mjscan/referee"
 	"mjscan/scoring"
 	"mjscan/scoring/rulebook"
 )
 
-// health runs a tiny real scoring and a tiny real recognition, and keeps
-// the answer for a few seconds so that probes cost next to nothing.
+// health runs a tiny real scoring, a tiny real recognition and, with the
+// tournament routes on, a tiny real write to the referee record (rolled
+// back), and keeps the answer for a few seconds so that probes cost next
+// to nothing.
 type health struct {
 	s      *Server
 	mu     sync.Mutex
@@ -25,14 +29,20 @@ type health struct {
 	last   Health
 	photo  []byte
 	maxAge time.Duration
+	// database checks the referee record; nil while the tournament
+	// routes are off.
+	database func(ctx context.Context) error
 }
 
-// Health is the /healthz answer.
+// Health is the /healthz and /readyz answer.
 type Health struct {
 	Status      string    `json:"status"` // "ok" or "unavailable"
 	Scoring     Component `json:"scoring"`
 	Recognition Component `json:"recognition"`
-	Versions    Versions  `json:"versions"`
+	// Database is the referee record, present when the tournament routes
+	// are on.
+	Database *Component `json:"database,omitempty"`
+	Versions Versions   `json:"versions"`
 }
 
 // Component is one part's state.
@@ -91,21 +101,51 @@ func (h *health) check(ctx context.Context) Health {
 			out.Recognition = Component{OK: true, Detail: "read a test image in " + time.Since(start).Round(time.Millisecond).String()}
 		}
 	}
+	if h.database != nil {
+		out.Database = &Component{OK: true, Detail: "the referee record answered and can be written"}
+		dctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		err := h.database(dctx)
+		cancel()
+		if err != nil {
+			// The cause (which may name hosts or files) goes to the log.
+			h.s.log.Printf("healthz: referee record: %v", err)
+			out.Database = &Component{Detail: "the referee record does not answer: decisions cannot be recorded"}
+			if errors.Is(err, referee.ErrReadOnly) {
+				out.Database.Detail = "the referee record is read-only: decisions cannot be recorded"
+			}
+		}
+	}
 	out.Status = "unavailable"
-	if out.Scoring.OK && out.Recognition.OK {
+	if out.Scoring.OK && out.Recognition.OK && (out.Database == nil || out.Database.OK) {
 		out.Status = "ok"
 	}
 	h.at, h.last = time.Now(), out
 	return out
 }
 
-// getHealth answers 200 only when the service can both recognise and
-// score (CONTRACT section 6); the body says which part is missing.
+// getHealth answers 200 only when the service can recognise and score
+// (CONTRACT section 6) and, with the tournament routes on, record; the
+// body says which part is missing.
 func (s *Server) getHealth(c echo.Context) error {
 	hs := s.health.check(c.Request().Context())
 	code := http.StatusOK
 	if hs.Status != "ok" {
 		code = http.StatusServiceUnavailable
+	}
+	return c.JSON(code, hs)
+}
+
+// getReady answers 200 when the service can take requests: it scores
+// and, with the tournament routes on, the referee record answers and can
+// be written. A service without a recogniser is ready (it scores; its
+// photo routes say why they cannot read photos), so a load balancer
+// keeps sending it work that it can do.
+func (s *Server) getReady(c echo.Context) error {
+	hs := s.health.check(c.Request().Context())
+	hs.Status = "ok"
+	code := http.StatusOK
+	if !hs.Scoring.OK || (hs.Database != nil && !hs.Database.OK) {
+		hs.Status, code = "unavailable", http.StatusServiceUnavailable
 	}
 	return c.JSON(code, hs)
 }

@@ -1,12 +1,10 @@
 package api
 
 import (
-	"bytes"
 	"log"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 
 	"mjscan/scoring"
@@ -173,23 +171,6 @@ func TestVerifyUnreadableHandIs400(t *testing.T) {
 	}
 }
 
-// syncBuffer is a log destination tests can read while the server writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // TestEnginePanicIs500: an engine that panics is the service's failure: a
 // 500 with no internals shown (the panic and its stack go to the log), not

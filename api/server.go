@@ -93,6 +93,7 @@ func (s *Server) routeList() []route {
 	upload := []echo.MiddlewareFunc{s.idem.middleware}
 	return []route{
 		{http.MethodGet, "/healthz", s.getHealth, nil},
+		{http.MethodGet, "/readyz", s.getReady, nil},
 		{http.MethodGet, "/openapi.json", s.getOpenAPI, nil},
 		{http.MethodGet, "/v1/rules", s.getRules, nil},
 		{http.MethodGet, "/v1/notation", s.getNotation, nil},

@@ -85,6 +85,7 @@ func (s *Server) MountTournament(cfg TournamentConfig, records *referee.Store) e
 	for _, r := range t.routeList() {
 		s.echo.Add(r.method, r.path, r.handler, r.mw...)
 	}
+	s.health.database = records.Check
 	return nil
 }
 
@@ -109,6 +110,9 @@ type tableGame struct {
 	logged    int
 	// proposed counts the table's score-now proposals by hand number.
 	proposed map[int]int
+	// tampered says why the game's log cannot be trusted past the entries
+	// replayed (the store then refuses new entries).
+	tampered string
 }
 
 // gameStart is the first entry of a game's log.
@@ -141,7 +145,14 @@ func (t *tournamentRoutes) load(ctx context.Context) error {
 		return fmt.Errorf("reading game logs: %w", err)
 	}
 	var tourLogs [][]referee.GameEvent
-	for _, log := range logs {
+	for _, gl := range logs {
+		if gl.Tampered != "" {
+			t.s.log.Printf("%s", gl.Tampered)
+		}
+		log := gl.Events
+		if len(log) == 0 {
+			continue // its first entry fails: nothing to rebuild from
+		}
 		if log[0].Kind == logTournament {
 			tourLogs = append(tourLogs, log)
 			continue
@@ -156,7 +167,7 @@ func (t *tournamentRoutes) load(ctx context.Context) error {
 			t.s.log.Printf("game %s: %v; not loaded", st.ID, err)
 			continue
 		}
-		tg := &tableGame{game: g, tokenHash: st.TokenSHA256, logged: len(log)}
+		tg := &tableGame{game: g, tokenHash: st.TokenSHA256, logged: len(log), tampered: gl.Tampered}
 		for _, e := range log[1:] {
 			switch e.Kind {
 			case logPlay:
@@ -187,7 +198,7 @@ func (t *tournamentRoutes) logEntry(ctx context.Context, logged *int, name, kind
 		return err
 	}
 	if _, err := t.records.AppendGameEvent(ctx, referee.GameEvent{Game: name, Seq: *logged + 1, Kind: kind, By: by, Body: b}); err != nil {
-		return err
+		return storeProblem(err)
 	}
 	*logged++
 	return nil
@@ -206,6 +217,7 @@ func (t *tournamentRoutes) routeList() []route {
 		{http.MethodPost, "/v1/records", t.postRecord, []echo.MiddlewareFunc{ref}},
 		{http.MethodGet, "/v1/records", t.getRecords, []echo.MiddlewareFunc{staffOrTable}},
 		{http.MethodGet, "/v1/records/:id", t.getRecord, []echo.MiddlewareFunc{staffOrTable}},
+		{http.MethodGet, "/v1/records/:id/photo", t.getRecordPhoto, []echo.MiddlewareFunc{staffOrTable}},
 		{http.MethodPost, "/v1/records/:id/overturn", t.postOverturn, []echo.MiddlewareFunc{ref}},
 		{http.MethodPost, "/v1/tournaments", t.postTournament, []echo.MiddlewareFunc{org}},
 		{http.MethodGet, "/v1/tournaments/:id", t.getTournament, []echo.MiddlewareFunc{t.need(roleOrganizer, roleReferee)}},
@@ -323,8 +335,11 @@ type newGame struct {
 // GameResponse is a game with, on creation only, its table token.
 type GameResponse struct {
 	*tournament.Game
-	TableToken string   `json:"table_token,omitempty"`
-	Versions   Versions `json:"versions"`
+	TableToken string `json:"table_token,omitempty"`
+	// Tampered says why the game's log cannot be trusted: the game stands
+	// as its log was before the entry that fails, and takes no more hands.
+	Tampered string   `json:"tampered,omitempty"`
+	Versions Versions `json:"versions"`
 }
 
 func (t *tournamentRoutes) postGame(c echo.Context) error {
@@ -386,7 +401,7 @@ func (t *tournamentRoutes) getGame(c echo.Context) error {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return c.JSON(http.StatusOK, GameResponse{Game: g.game, Versions: t.s.versions()})
+	return c.JSON(http.StatusOK, GameResponse{Game: g.game, Tampered: g.tampered, Versions: t.s.versions()})
 }
 
 // HandResponse is one settled hand.
@@ -514,10 +529,8 @@ func (t *tournamentRoutes) appendRecord(c echo.Context, overturns int64) error {
 		return problem(http.StatusNotFound, codeNotFound, "the record to overturn does not exist")
 	case errors.Is(err, referee.ErrAlreadyOverturned):
 		return problem(http.StatusConflict, scoring.CodeBadRequest, err.Error())
-	case err != nil && strings.HasPrefix(err.Error(), "referee record not stored"):
-		return err // the database failed: a 500, the cause to the log
 	case err != nil:
-		return problem(http.StatusBadRequest, scoring.CodeBadRequest, err.Error())
+		return storeProblem(err) // refused input is a 400; the database failing a 500
 	}
 	return c.JSON(http.StatusCreated, RecordResponse{Record: stored, Versions: t.s.versions()})
 }
@@ -547,19 +560,7 @@ func (t *tournamentRoutes) getRecords(c echo.Context) error {
 		}
 		q.Table, q.Game = who.table, who.game
 	}
-	list, err := t.records.List(c.Request().Context(), q)
-	if err != nil {
-		return err
-	}
-	if list == nil {
-		list = []referee.Record{}
-	}
-	// Lists carry each photo's hash; the photo itself comes with the
-	// single record.
-	for i := range list {
-		list[i].Photo = nil
-	}
-	return c.JSON(http.StatusOK, map[string]any{"records": list, "versions": t.s.versions()})
+	return t.listRecords(c, q)
 }
 
 func (t *tournamentRoutes) getRecord(c echo.Context) error {
@@ -592,9 +593,12 @@ type tableSetup struct {
 }
 
 func (t *tournamentRoutes) loadTables(ctx context.Context) error {
-	setups, err := t.records.TableSetups(ctx)
+	setups, problems, err := t.records.TableSetups(ctx)
 	if err != nil {
 		return fmt.Errorf("reading table setups: %w", err)
+	}
+	for _, p := range problems {
+		t.s.log.Printf("%s", p)
 	}
 	for name, st := range setups {
 		var ts tableSetup
@@ -614,7 +618,7 @@ func (t *tournamentRoutes) saveTable(c echo.Context, ts *tableSetup) error {
 		return err
 	}
 	if _, err := t.records.AppendTableSetup(c.Request().Context(), referee.TableSetup{Table: ts.Table, By: string(callerOf(c).role), Body: body}); err != nil {
-		return err
+		return storeProblem(err)
 	}
 	t.tables[ts.Table] = ts
 	return nil
@@ -780,7 +784,7 @@ func (t *tournamentRoutes) postScoreNow(c echo.Context) error {
 	}
 	kept, err := t.records.Append(ctx, rec)
 	if err != nil {
-		return err
+		return storeProblem(err)
 	}
 	stored = true
 	kept.Photo = nil // the answer carries the hash; the record keeps the photo

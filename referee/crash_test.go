@@ -153,7 +153,7 @@ func TestCrashKeepsAcknowledgedRecords(t *testing.T) {
 				stored := map[int64]Record{}
 				var after int64
 				for {
-					page, err := s.List(context.Background(), Query{After: after})
+					page, _, err := s.List(context.Background(), Query{After: after})
 					if err != nil {
 						t.Fatalf("round %d: reading back (a record failed its digest?): %v", round, err)
 					}
@@ -170,8 +170,11 @@ func TestCrashKeepsAcknowledgedRecords(t *testing.T) {
 					if !ok {
 						t.Fatalf("round %d: acknowledged record %d is missing", round, a.id)
 					}
-					if r.Digest != a.digest || r.Claimed != a.claimed || PhotoHash(r.Photo) != r.PhotoSHA256 {
+					if r.Digest != a.digest || r.Claimed != a.claimed || r.Tampered != "" || r.PhotoSize != 2048 {
 						t.Fatalf("round %d: record %d changed: %+v", round, a.id, r)
+					}
+					if _, _, err := s.Photo(context.Background(), a.id); err != nil {
+						t.Fatalf("round %d: record %d's photo: %v", round, a.id, err)
 					}
 				}
 				t.Logf("round %d: %d acknowledged, %d stored", round, len(all), len(stored))

@@ -42,7 +42,8 @@ func TestGameLog(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(logs) != 2 || logs[0][0].Game != "Q1" || len(logs[0]) != 3 || len(logs[1]) != 2 || logs[0][2].Seq != 3 {
+			if len(logs) != 2 || logs[0].Game != "Q1" || len(logs[0].Events) != 3 || len(logs[1].Events) != 2 ||
+				logs[0].Events[2].Seq != 3 || logs[0].Tampered != "" || logs[1].Tampered != "" {
 				t.Fatalf("logs %+v", logs)
 			}
 		})
@@ -62,9 +63,9 @@ func TestTableSetups(t *testing.T) {
 			if _, err := s.AppendTableSetup(ctx, TableSetup{Table: "t2", Body: json.RawMessage(`{"v":3}`)}); err != nil {
 				t.Fatal(err)
 			}
-			got, err := s.TableSetups(ctx)
-			if err != nil || len(got) != 2 || string(got["t1"].Body) != `{"v":2}` {
-				t.Fatalf("setups %v %v", got, err)
+			got, problems, err := s.TableSetups(ctx)
+			if err != nil || len(got) != 2 || string(got["t1"].Body) != `{"v":2}` || len(problems) != 0 {
+				t.Fatalf("setups %v %v %v", got, problems, err)
 			}
 			if _, err := s.db.ExecContext(ctx, `UPDATE table_setups SET body = '{}'`); err == nil {
 				t.Fatal("a table setup was changed in place")

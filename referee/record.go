@@ -24,9 +24,12 @@ type Record struct {
 	// AskedBy is who asked for the decision (a player, a referee).
 	AskedBy string `json:"asked_by"`
 	// PhotoSHA256 is the hex SHA-256 of the photo; Photo the bytes, absent
-	// when the table opted out of keeping photos.
+	// when the table opted out of keeping photos. Photo is only given when
+	// a record is appended: reading a record leaves it out (Store.Photo
+	// reads it on its own) and says in PhotoSize how many bytes are kept.
 	PhotoSHA256 string `json:"photo_sha256,omitempty"`
 	Photo       []byte `json:"photo,omitempty"`
+	PhotoSize   int64  `json:"photo_size,omitempty"`
 	// Versions of what produced the decision.
 	ModelVersion  string `json:"model_version,omitempty"`
 	EngineVersion string `json:"engine_version"`
@@ -47,10 +50,21 @@ type Record struct {
 	Referee string `json:"referee,omitempty"`
 	// Overturns is the ID of the record whose ruling this one replaces.
 	Overturns int64 `json:"overturns,omitempty"`
-	// Digest is the hex SHA-256 of the record's content (everything but
-	// ID, At and Digest): reading a record checks it, so a record altered
-	// behind the store's back is noticed.
+	// Digest is the hex SHA-256 of the record's content: everything but
+	// its ID and the photo's bytes, which the photo's hash stands for (so a
+	// record is checked without reading its photo, and the photo is checked
+	// against its hash whenever it is read). Reading a record checks it,
+	// so a record altered behind the store's back is noticed.
 	Digest string `json:"digest"`
+	// LegacyDigest is the digest a record stored before version 5 of the
+	// schema was first given (it covered the photo's bytes, not its time):
+	// the upgrade checked it and sealed the record anew, and keeps it so a
+	// digest noted then still matches.
+	LegacyDigest string `json:"legacy_digest,omitempty"`
+	// Tampered, set when a record is read, says why it cannot be trusted:
+	// it no longer matches its digest, or the database cannot give it back
+	// whole. Empty for an intact record.
+	Tampered string `json:"tampered,omitempty"`
 }
 
 // Correction is one manual change to the recognised tiles.
@@ -61,17 +75,83 @@ type Correction struct {
 	Reason string `json:"reason,omitempty"`
 }
 
-// content is what the digest covers, in a fixed field order.
-func (r *Record) content() []byte {
-	c := *r
-	c.ID, c.At, c.Digest = 0, time.Time{}, ""
-	b, _ := json.Marshal(c)
-	return b
+// digestScheme numbers what a record's digest covers: 1 (before schema
+// step 5) the content with the photo's bytes and without the time; 2 the
+// content with the time and the photo's hash only.
+const digestScheme = 2
+
+// sealed is what a record's digest covers (scheme 2), in a fixed order.
+type sealed struct {
+	Scheme        int             `json:"scheme"`
+	AtUS          int64           `json:"at_us"`
+	Table         string          `json:"table"`
+	Game          string          `json:"game"`
+	Hand          int             `json:"hand"`
+	AskedBy       string          `json:"asked_by"`
+	PhotoSHA256   string          `json:"photo_sha256"`
+	ModelVersion  string          `json:"model_version"`
+	EngineVersion string          `json:"engine_version"`
+	RuleSet       string          `json:"rule_set"`
+	Recognized    string          `json:"recognized"`
+	Corrections   []Correction    `json:"corrections"`
+	Request       json.RawMessage `json:"request,omitempty"`
+	Claimed       string          `json:"claimed"`
+	Computed      json.RawMessage `json:"computed,omitempty"`
+	Ruling        string          `json:"ruling"`
+	Referee       string          `json:"referee"`
+	Overturns     int64           `json:"overturns"`
 }
 
-// ComputeDigest is the digest of the record's content.
+// ComputeDigest is the digest of the record's content (scheme 2).
 func (r *Record) ComputeDigest() string {
-	sum := sha256.Sum256(r.content())
+	corrections := r.Corrections
+	if len(corrections) == 0 {
+		corrections = nil // stored as [] and read back as none
+	}
+	b, _ := json.Marshal(sealed{
+		Scheme: digestScheme, AtUS: r.At.UnixMicro(), Table: r.Table, Game: r.Game, Hand: r.Hand, AskedBy: r.AskedBy,
+		PhotoSHA256: r.PhotoSHA256, ModelVersion: r.ModelVersion, EngineVersion: r.EngineVersion, RuleSet: r.RuleSet,
+		Recognized: r.Recognized, Corrections: corrections, Request: r.Request, Claimed: r.Claimed,
+		Computed: r.Computed, Ruling: r.Ruling, Referee: r.Referee, Overturns: r.Overturns,
+	})
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// legacyRecord is the record as digest scheme 1 saw it: the Record type
+// of that version, field for field, with ID, At and Digest zero.
+type legacyRecord struct {
+	ID            int64           `json:"id"`
+	At            time.Time       `json:"at"`
+	Table         string          `json:"table"`
+	Game          string          `json:"game,omitempty"`
+	Hand          int             `json:"hand,omitempty"`
+	AskedBy       string          `json:"asked_by"`
+	PhotoSHA256   string          `json:"photo_sha256,omitempty"`
+	Photo         []byte          `json:"photo,omitempty"`
+	ModelVersion  string          `json:"model_version,omitempty"`
+	EngineVersion string          `json:"engine_version"`
+	RuleSet       string          `json:"rule_set"`
+	Recognized    string          `json:"recognized,omitempty"`
+	Corrections   []Correction    `json:"corrections,omitempty"`
+	Request       json.RawMessage `json:"request,omitempty"`
+	Claimed       string          `json:"claimed,omitempty"`
+	Computed      json.RawMessage `json:"computed,omitempty"`
+	Ruling        string          `json:"ruling"`
+	Referee       string          `json:"referee,omitempty"`
+	Overturns     int64           `json:"overturns,omitempty"`
+	Digest        string          `json:"digest"`
+}
+
+// legacyDigest is the scheme 1 digest of r with its photo's bytes.
+func (r *Record) legacyDigest(photo []byte) string {
+	b, _ := json.Marshal(legacyRecord{
+		Table: r.Table, Game: r.Game, Hand: r.Hand, AskedBy: r.AskedBy, PhotoSHA256: r.PhotoSHA256, Photo: photo,
+		ModelVersion: r.ModelVersion, EngineVersion: r.EngineVersion, RuleSet: r.RuleSet, Recognized: r.Recognized,
+		Corrections: r.Corrections, Request: r.Request, Claimed: r.Claimed, Computed: r.Computed, Ruling: r.Ruling,
+		Referee: r.Referee, Overturns: r.Overturns,
+	})
+	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }
 
@@ -87,13 +167,21 @@ func (r *Record) Verify() error {
 	return nil
 }
 
+// What a reader is told about a record it cannot trust.
+const (
+	tamperedRecord = "this record was changed after it was stored (it no longer matches its digest): do not rely on it, and tell the head referee"
+	damagedRecord  = "this record cannot be read back whole (the database holds a damaged copy): do not rely on it, and tell the head referee"
+	unsealedRecord = "this record did not match its digest when the record was upgraded (it had been changed after it was stored): do not rely on it, and tell the head referee"
+)
+
 // PhotoHash is the hex SHA-256 of a photo.
 func PhotoHash(photo []byte) string {
 	sum := sha256.Sum256(photo)
 	return hex.EncodeToString(sum[:])
 }
 
-// validate refuses records that would not explain a decision.
+// validate refuses records that would not explain a decision, and text
+// either store could not keep as it is.
 func (r *Record) validate() error {
 	var missing []string
 	for name, v := range map[string]string{
@@ -105,21 +193,54 @@ func (r *Record) validate() error {
 		}
 	}
 	if len(missing) > 0 {
-		return fmt.Errorf("a referee record needs %s", strings.Join(sortStrings(missing), ", "))
+		return invalid("a referee record needs %s", strings.Join(sortStrings(missing), ", "))
+	}
+	for _, f := range []struct{ name, v string }{
+		{"table", r.Table}, {"game", r.Game}, {"asked_by", r.AskedBy}, {"photo_sha256", r.PhotoSHA256},
+		{"model_version", r.ModelVersion}, {"engine_version", r.EngineVersion}, {"rule_set", r.RuleSet},
+		{"recognized", r.Recognized}, {"referee", r.Referee},
+	} {
+		if err := checkName(f.name, f.v); err != nil {
+			return err
+		}
+	}
+	for _, f := range []struct{ name, v string }{{"claimed", r.Claimed}, {"ruling", r.Ruling}} {
+		if err := checkText(f.name, f.v); err != nil {
+			return err
+		}
+	}
+	for i, c := range r.Corrections {
+		for _, f := range []struct{ name, v string }{{"by", c.By}, {"from", c.From}, {"to", c.To}} {
+			if err := checkName(fmt.Sprintf("corrections[%d].%s", i, f.name), f.v); err != nil {
+				return err
+			}
+		}
+		if err := checkText(fmt.Sprintf("corrections[%d].reason", i), c.Reason); err != nil {
+			return err
+		}
 	}
 	if r.Photo != nil && r.PhotoSHA256 != "" && PhotoHash(r.Photo) != r.PhotoSHA256 {
-		return errors.New("the photo does not match its hash")
+		return invalid("the photo does not match its hash")
 	}
 	if r.Photo != nil && r.PhotoSHA256 == "" {
 		r.PhotoSHA256 = PhotoHash(r.Photo)
 	}
-	for _, raw := range []json.RawMessage{r.Request, r.Computed} {
-		if len(raw) > 0 && !json.Valid(raw) {
-			return errors.New("request and computed must be JSON")
+	for _, f := range []struct {
+		name string
+		raw  json.RawMessage
+	}{{"request", r.Request}, {"computed", r.Computed}} {
+		if len(f.raw) == 0 {
+			continue
+		}
+		if !json.Valid(f.raw) {
+			return invalid("request and computed must be JSON")
+		}
+		if err := checkJSON(f.name, f.raw); err != nil {
+			return err
 		}
 	}
 	if r.Overturns < 0 {
-		return errors.New("overturns names a record id")
+		return invalid("overturns names a record id")
 	}
 	return nil
 }

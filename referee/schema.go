@@ -19,15 +19,23 @@ type dialect struct {
 	appendOnly []string
 	// gameLogAppendOnly does the same for game_events.
 	gameLogAppendOnly []string
-	// setupAppendOnly does the same for table_setups.
-	setupAppendOnly []string
+	// setupAppendOnly does the same for table_setups, photosAppendOnly
+	// for referee_photos.
+	setupAppendOnly, photosAppendOnly []string
+	// byTable makes a query read ids from the index by table.
+	byTable string
 	// lock serialises migrations between processes ("" when the database
-	// does it by itself).
-	lock string
+	// does it by itself); setupLock does the same for appending a table
+	// setup.
+	lock, setupLock string
+	// allowUpdates and forbidUpdates lift and restore a table's refusal
+	// of UPDATE, for the one migration that seals what older versions
+	// wrote (inside its transaction).
+	allowUpdates, forbidUpdates func(table string) []string
 }
 
 var sqliteDialect = dialect{
-	name: "sqlite", id: "INTEGER PRIMARY KEY AUTOINCREMENT", blob: "BLOB",
+	name: "sqlite", id: "INTEGER PRIMARY KEY AUTOINCREMENT", blob: "BLOB", byTable: " INDEXED BY referee_records_by_table",
 	appendOnly: []string{
 		`CREATE TRIGGER referee_records_no_update BEFORE UPDATE ON referee_records
 		 BEGIN SELECT RAISE(ABORT, 'referee records are append-only'); END`,
@@ -45,6 +53,23 @@ var sqliteDialect = dialect{
 		 BEGIN SELECT RAISE(ABORT, 'table setups are append-only: add a new one'); END`,
 		`CREATE TRIGGER table_setups_no_delete BEFORE DELETE ON table_setups
 		 BEGIN SELECT RAISE(ABORT, 'table setups are append-only: add a new one'); END`,
+	},
+	photosAppendOnly: []string{
+		`CREATE TRIGGER referee_photos_no_update BEFORE UPDATE ON referee_photos
+		 BEGIN SELECT RAISE(ABORT, 'referee records are append-only'); END`,
+		`CREATE TRIGGER referee_photos_no_delete BEFORE DELETE ON referee_photos
+		 BEGIN SELECT RAISE(ABORT, 'referee records are append-only'); END`,
+	},
+	allowUpdates: func(table string) []string { return []string{`DROP TRIGGER ` + table + `_no_update`} },
+	forbidUpdates: func(table string) []string {
+		what := map[string]string{
+			"referee_records": "referee records are append-only",
+			"referee_photos":  "referee records are append-only",
+			"game_events":     "game logs are append-only",
+			"table_setups":    "table setups are append-only: add a new one",
+		}[table]
+		return []string{`CREATE TRIGGER ` + table + `_no_update BEFORE UPDATE ON ` + table + `
+		 BEGIN SELECT RAISE(ABORT, '` + what + `'); END`}
 	},
 }
 
@@ -68,7 +93,20 @@ var postgresDialect = dialect{
 		`CREATE TRIGGER table_setups_no_change BEFORE UPDATE OR DELETE ON table_setups
 		 FOR EACH ROW EXECUTE FUNCTION referee_append_only()`,
 	},
-	lock: `SELECT pg_advisory_xact_lock(7274726566)`,
+	photosAppendOnly: []string{
+		`CREATE TRIGGER referee_photos_no_change BEFORE UPDATE OR DELETE ON referee_photos
+		 FOR EACH ROW EXECUTE FUNCTION referee_append_only()`,
+		`CREATE TRIGGER referee_photos_no_truncate BEFORE TRUNCATE ON referee_photos
+		 FOR EACH STATEMENT EXECUTE FUNCTION referee_append_only()`,
+	},
+	lock:      `SELECT pg_advisory_xact_lock(7274726566)`,
+	setupLock: `SELECT pg_advisory_xact_lock(7274726567)`,
+	allowUpdates: func(table string) []string {
+		return []string{`ALTER TABLE ` + table + ` DISABLE TRIGGER ` + table + `_no_change`}
+	},
+	forbidUpdates: func(table string) []string {
+		return []string{`ALTER TABLE ` + table + ` ENABLE TRIGGER ` + table + `_no_change`}
+	},
 }
 
 // migration is one numbered step of the schema; its statements are built
@@ -78,6 +116,9 @@ type migration struct {
 	version int
 	what    string
 	stmts   func(d dialect) []string
+	// run, when set, is Go work done after the statements, in the same
+	// transaction.
+	run func(ctx context.Context, tx *sql.Tx, d dialect) error
 }
 
 var migrations = []migration{
@@ -110,8 +151,8 @@ var migrations = []migration{
 			`CREATE INDEX referee_records_by_table ON referee_records (table_name, id)`,
 			`CREATE INDEX referee_records_by_game ON referee_records (game, id)`,
 		}
-	}},
-	{2, "append-only triggers", func(d dialect) []string { return d.appendOnly }},
+	}, nil},
+	{2, "append-only triggers", func(d dialect) []string { return d.appendOnly }, nil},
 	{3, "game logs", func(d dialect) []string {
 		return append([]string{
 			`CREATE TABLE game_events (
@@ -125,7 +166,7 @@ var migrations = []migration{
 				UNIQUE (game, seq)
 			)`,
 		}, d.gameLogAppendOnly...)
-	}},
+	}, nil},
 	{4, "table cameras", func(d dialect) []string {
 		return append([]string{
 			`CREATE TABLE table_setups (
@@ -137,7 +178,23 @@ var migrations = []migration{
 			)`,
 			`CREATE INDEX table_setups_by_table ON table_setups (table_name, id)`,
 		}, d.setupAppendOnly...)
-	}},
+	}, nil},
+	{5, "digests for game logs and table setups; record digests without the photo's bytes; photos in a table of their own", func(d dialect) []string {
+		return append([]string{
+			`ALTER TABLE referee_records ADD COLUMN digest_scheme INTEGER NOT NULL DEFAULT 1`,
+			`ALTER TABLE referee_records ADD COLUMN legacy_digest TEXT NOT NULL DEFAULT ''`,
+			`ALTER TABLE game_events ADD COLUMN digest TEXT NOT NULL DEFAULT ''`,
+			`ALTER TABLE table_setups ADD COLUMN digest TEXT NOT NULL DEFAULT ''`,
+			// Photos leave referee_records (whose photo column stays, empty):
+			// a SQLite row is read front to back, so a photo in the middle
+			// of a record's row is read through whenever a column after it
+			// is, listing or not.
+			`CREATE TABLE referee_photos (
+				record_id BIGINT PRIMARY KEY REFERENCES referee_records(id),
+				photo ` + d.blob + ` NOT NULL
+			)`,
+		}, d.photosAppendOnly...)
+	}, seal},
 }
 
 // migrate brings the schema up to date, each step in its own transaction.
@@ -174,6 +231,11 @@ func apply(ctx context.Context, db *sql.DB, d dialect, m migration) error {
 	}
 	for _, s := range m.stmts(d) {
 		if _, err := tx.ExecContext(ctx, s); err != nil {
+			return err
+		}
+	}
+	if m.run != nil {
+		if err := m.run(ctx, tx, d); err != nil {
 			return err
 		}
 	}

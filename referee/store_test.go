@@ -48,8 +48,11 @@ func TestAppendAndRead(t *testing.T) {
 			if !bytes.Equal(a, c) {
 				t.Fatalf("read back\n%s\nstored\n%s", c, a)
 			}
-			if back.Corrections[0].Reason != "tile misread under glare" || !bytes.Equal(back.Photo, in.Photo) {
+			if back.Corrections[0].Reason != "tile misread under glare" || back.Photo != nil || back.PhotoSize != int64(len(in.Photo)) {
 				t.Fatalf("record changed on the way: %+v", back)
+			}
+			if _, photo, err := s.Photo(ctx, got.ID); err != nil || !bytes.Equal(photo, in.Photo) {
+				t.Fatalf("photo read back: %v %q", err, photo)
 			}
 			// Opted-out photo: only the hash is kept.
 			noPhoto := sample("table 2")
@@ -57,9 +60,12 @@ func TestAppendAndRead(t *testing.T) {
 			if _, err := s.Append(ctx, noPhoto); err != nil {
 				t.Fatal(err)
 			}
-			list, err := s.List(ctx, Query{Table: "table 2"})
-			if err != nil || len(list) != 1 || list[0].Photo != nil || list[0].PhotoSHA256 == "" {
+			list, more, err := s.List(ctx, Query{Table: "table 2"})
+			if err != nil || more || len(list) != 1 || list[0].Photo != nil || list[0].PhotoSize != 0 || list[0].PhotoSHA256 == "" {
 				t.Fatalf("table 2: %v %+v", err, list)
+			}
+			if _, _, err := s.Photo(ctx, list[0].ID); !errors.Is(err, ErrNoPhoto) {
+				t.Fatalf("the photo of a record that keeps none: %v", err)
 			}
 			if _, err := s.Get(ctx, 999); !errors.Is(err, ErrNotFound) {
 				t.Fatalf("unknown id: %v", err)

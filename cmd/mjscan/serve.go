@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -84,7 +85,12 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stder
 		fmt.Fprintf(stderr, "mjscan serve: %v\n", err)
 		return 2
 	}
-	if closeRecords, err := mountTournament(srv, getenv, logger); err != nil {
+	if closeRecords, err := mountTournament(srv, getenv, logger); errors.Is(err, referee.ErrReadOnly) || errors.Is(err, referee.ErrUnavailable) {
+		// The record is named right but cannot take decisions: say so
+		// and stop, rather than answer healthy and fail every write.
+		fmt.Fprintf(stderr, "mjscan serve: cannot start:\n%v\n", err)
+		return 1
+	} else if err != nil {
 		fmt.Fprintf(stderr, "mjscan serve: bad configuration:\n%v\n", err)
 		return 2
 	} else if closeRecords != nil {
@@ -175,9 +181,10 @@ func mountTournament(srv *api.Server, getenv func(string) string, logger *log.Lo
 			}
 		}
 	}
+	// Open checks that the record can be written; its errors name it.
 	store, err := referee.Open(context.Background(), rcfg)
 	if err != nil {
-		return nil, fmt.Errorf("referee record: %w", err)
+		return nil, err
 	}
 	if err := srv.MountTournament(tcfg, store); err != nil {
 		store.Close()

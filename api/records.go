@@ -1,0 +1,124 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"mjscan/referee"
+	"mjscan/scoring"
+)
+
+// Problem codes of the referee record.
+const (
+	codeTampered          = "record_tampered"
+	codeRecordUnavailable = "record_unavailable"
+)
+
+// storeProblem says what a client sees when the referee record refuses or
+// fails a write: input it refuses is a 400 (the record's message names the
+// field), a log or record changed behind the store's back a 409, a
+// read-only record a 503; anything else stays an error, a 500 whose cause
+// goes to the log.
+func storeProblem(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, referee.ErrInvalid):
+		return problem(http.StatusBadRequest, scoring.CodeBadRequest, err.Error())
+	case errors.Is(err, referee.ErrTampered):
+		return tamperedProblem(err.Error())
+	case errors.Is(err, referee.ErrCorrupt):
+		return tamperedProblem("this record was changed after it was stored (it no longer matches its digest): do not rely on it, and tell the head referee")
+	case errors.Is(err, referee.ErrReadOnly):
+		p := problem(http.StatusServiceUnavailable, codeRecordUnavailable, "the referee record cannot be written just now, so nothing was recorded: tell the organiser, and try again once it is fixed")
+		p.Title = "The referee record is unavailable"
+		return p
+	}
+	return err
+}
+
+func tamperedProblem(detail string) *Problem {
+	p := problem(http.StatusConflict, codeTampered, detail)
+	p.Title = "The record cannot be trusted"
+	return p
+}
+
+// RecordsPage is one page of referee records, without their photos.
+type RecordsPage struct {
+	Records []referee.Record `json:"records"`
+	// NextAfter, when set, is the after= of the next page.
+	NextAfter int64 `json:"next_after,omitempty"`
+	// Tampered lists the records of the page that cannot be trusted (each
+	// says why in its own tampered field).
+	Tampered []int64  `json:"tampered,omitempty"`
+	Versions Versions `json:"versions"`
+}
+
+// listRecords answers one page of records: ?limit= (1 to 1000, 100 when
+// absent) after ?after=. A record that fails its check is in the page,
+// marked, and listed in tampered.
+func (t *tournamentRoutes) listRecords(c echo.Context, q referee.Query) error {
+	q.Limit = referee.DefaultLimit
+	if l := c.QueryParam("limit"); l != "" {
+		n, err := strconv.Atoi(l)
+		if err != nil || n < 1 || n > referee.MaxLimit {
+			return problem(http.StatusBadRequest, scoring.CodeBadRequest, fmt.Sprintf("limit is how many records to list: a number from 1 to %d", referee.MaxLimit))
+		}
+		q.Limit = n
+	}
+	list, more, err := t.records.List(c.Request().Context(), q)
+	if err != nil {
+		return storeProblem(err)
+	}
+	page := RecordsPage{Records: list, Versions: t.s.versions()}
+	if page.Records == nil {
+		page.Records = []referee.Record{}
+	}
+	if more {
+		page.NextAfter = list[len(list)-1].ID
+	}
+	for _, r := range list {
+		if r.Tampered != "" {
+			page.Tampered = append(page.Tampered, r.ID)
+		}
+	}
+	return c.JSON(http.StatusOK, page)
+}
+
+// getRecordPhoto answers the photo a record keeps, checked against the
+// record's hash of it. A table sees its own table's photos only.
+func (t *tournamentRoutes) getRecordPhoto(c echo.Context) error {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil {
+		return problem(http.StatusNotFound, codeNotFound, "no record with this id")
+	}
+	r, photo, err := t.records.Photo(c.Request().Context(), id)
+	if errors.Is(err, referee.ErrNotFound) {
+		return problem(http.StatusNotFound, codeNotFound, "no record with this id")
+	}
+	if who := callerOf(c); who.role == roleTable && r.Table != who.table {
+		return problem(http.StatusForbidden, codeForbidden, "a table token sees its own table's records only")
+	}
+	switch {
+	case errors.Is(err, referee.ErrNoPhoto):
+		return problem(http.StatusNotFound, codeNotFound, "this record keeps no photo: its table does not keep photos, or none came with it (its photo_sha256 still names the photo)")
+	case errors.Is(err, referee.ErrCorrupt) && r.Tampered != "":
+		return tamperedProblem(r.Tampered)
+	case err != nil:
+		return storeProblem(err)
+	}
+	ctype := http.DetectContentType(photo)
+	if ctype != "image/jpeg" && ctype != "image/png" {
+		ctype = "application/octet-stream"
+	}
+	h := c.Response().Header()
+	h.Set("Content-Disposition", fmt.Sprintf(`inline; filename="record-%d-photo"`, id))
+	h.Set("ETag", `"`+r.PhotoSHA256+`"`)
+	h.Set("Cache-Control", "private, max-age=86400, immutable") // a record never changes
+	h.Set("X-Content-Type-Options", "nosniff")
+	return c.Blob(http.StatusOK, ctype, photo)
+}

@@ -1,0 +1,89 @@
+package referee
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"unicode"
+	"unicode/utf8"
+)
+
+// ErrInvalid marks input the record refuses to store: a field missing,
+// a name with a control character, text that is not UTF-8. The message
+// says which field and what to change; the API answers it with a 400.
+var ErrInvalid = errors.New("the referee record refuses this input")
+
+type invalidError struct{ msg string }
+
+func (e *invalidError) Error() string        { return e.msg }
+func (e *invalidError) Is(target error) bool { return target == ErrInvalid }
+
+func invalid(format string, args ...any) error {
+	return &invalidError{msg: fmt.Sprintf(format, args...)}
+}
+
+// Both stores keep text as UTF-8, and PostgreSQL refuses a NUL byte in
+// any text column outright (SQLite keeps it). So the record refuses the
+// same things on both before the database sees them: text that is not
+// UTF-8, and control characters. Names and ids (a table, a game, who
+// asked) take none at all; free text a person writes (a ruling, the
+// reason for a correction) may hold tabs and line breaks.
+
+// checkName refuses a name or id that is not plain printable text.
+func checkName(field, v string) error {
+	return checkString(field, v, false)
+}
+
+// checkText refuses free text with control characters other than tab,
+// line feed and carriage return.
+func checkText(field, v string) error {
+	return checkString(field, v, true)
+}
+
+func checkString(field, v string, lines bool) error {
+	if !utf8.ValidString(v) {
+		return invalid("%s is not UTF-8 text: send it as UTF-8", field)
+	}
+	for _, r := range v {
+		if lines && (r == '\t' || r == '\n' || r == '\r') {
+			continue
+		}
+		if unicode.IsControl(r) {
+			return invalid("%s holds a control character (%U): remove it; %s", field, r, allowed(lines))
+		}
+	}
+	return nil
+}
+
+func allowed(lines bool) string {
+	if lines {
+		return "only tabs and line breaks are allowed in this text"
+	}
+	return "names and ids are printable text only"
+}
+
+// checkJSON refuses a JSON document that is not UTF-8 or whose keys or
+// string values hold control characters other than tab and line breaks
+// (JSON escapes such as \u0000 included).
+func checkJSON(field string, raw []byte) error {
+	if !utf8.Valid(raw) {
+		return invalid("%s is not UTF-8 text: send it as UTF-8", field)
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return invalid("%s must be JSON", field)
+		}
+		if s, ok := tok.(string); ok {
+			if err := checkText(field, s); err != nil {
+				return err
+			}
+		}
+	}
+}
