@@ -46,6 +46,7 @@ type Server struct {
 	echo    *echo.Echo
 	pool    *Pool
 	metrics *metrics
+	served  *servedRoutes
 	idem    *idempotency
 	health  *health
 }
@@ -62,13 +63,17 @@ func New(cfg Config, deps Deps) (*Server, error) {
 		deps.Version = "dev"
 	}
 	s := &Server{cfg: cfg, deps: deps, log: deps.Log, pool: NewPool(cfg.Workers, cfg.Queue)}
-	s.metrics = newMetrics(s.pool)
+	s.served = newServedRoutes()
+	s.metrics = newMetrics(s.pool, s.served)
 	s.idem = newIdempotency(cfg.IdempotencyTTL, cfg.IdempotencyEntries)
 	s.health = newHealth(s)
 
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.errorHandler
+	e.OnAddRouteHandler = func(_ string, r echo.Route, _ echo.HandlerFunc, _ []echo.MiddlewareFunc) {
+		s.served.add(r.Method, r.Path)
+	}
 	e.Use(s.metrics.middleware, s.recoverPanics, s.versionHeader, s.bodyLimit, s.deadline)
 	s.routes(e)
 	s.echo = e
