@@ -65,7 +65,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	s := &Server{cfg: cfg, deps: deps, log: deps.Log, pool: NewPool(cfg.Workers, cfg.Queue)}
 	s.served = newServedRoutes()
 	s.metrics = newMetrics(s.pool, s.served)
-	s.idem = newIdempotency(cfg.IdempotencyTTL, cfg.IdempotencyEntries)
+	s.idem = newIdempotency(cfg.IdempotencyTTL, cfg.IdempotencyEntries, cfg.IdempotencyBytes)
 	s.health = newHealth(s)
 
 	e := echo.New()
