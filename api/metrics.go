@@ -138,7 +138,22 @@ func (r *servedRoutes) serves(method, path string) bool {
 	return r.paths[path][method]
 }
 
-// Handler serves the metrics in the Prometheus text format.
+// Handler serves the metrics in the Prometheus text format at /metrics,
+// and nothing else: every other path is 404.
 func (m *metrics) Handler() http.Handler {
-	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+	prom := promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Content-Security-Policy", apiCSP)
+		switch {
+		case r.URL.Path != "/metrics":
+			http.NotFound(w, r)
+		case r.Method != http.MethodGet && r.Method != http.MethodHead:
+			h.Set("Allow", "GET, HEAD")
+			http.Error(w, "405 method not allowed: GET /metrics", http.StatusMethodNotAllowed)
+		default:
+			prom.ServeHTTP(w, r)
+		}
+	})
 }
