@@ -50,7 +50,11 @@ func TestSnapshotFailuresLookAlike(t *testing.T) {
 	closed := ln.Addr().String()
 	ln.Close()
 	ssh := tcpServer(t, func(c net.Conn) { c.Write([]byte("SSH-2.0-OpenSSH_9.2p1\r\n")); c.Close() })
-	smtp := tcpServer(t, func(c net.Conn) { c.Write([]byte("220 mail.example ESMTP Postfix\r\n\r\n")); time.Sleep(50 * time.Millisecond); c.Close() })
+	smtp := tcpServer(t, func(c net.Conn) {
+		c.Write([]byte("220 mail.example ESMTP Postfix\r\n\r\n"))
+		time.Sleep(50 * time.Millisecond)
+		c.Close()
+	})
 	hangup := tcpServer(t, func(c net.Conn) { c.Close() })
 	silent := tcpServer(t, func(c net.Conn) { time.Sleep(2 * time.Second); c.Close() })
 	web := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
