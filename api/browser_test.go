@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"mjscan/scoring"
@@ -65,7 +66,33 @@ func browser(t *testing.T) context.Context {
 	t.Cleanup(cancel2)
 	ctx, cancel3 := context.WithTimeout(ctx, 45*time.Second)
 	t.Cleanup(cancel3)
+	watchCSP(t, ctx)
 	return ctx
+}
+
+// watchCSP fails the test when the page's Content-Security-Policy blocked
+// anything it tried to do (a script, a style, the photo's blob: URL, a
+// fetch): the page must work within its own policy. The listener goes in
+// before any page loads; it is DevTools' script, which the policy does not
+// cover.
+func watchCSP(t *testing.T, ctx context.Context) {
+	const listen = `window.__csp = []; document.addEventListener("securitypolicyviolation", e => window.__csp.push(e.violatedDirective + " " + e.blockedURI));`
+	if err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+		_, err := page.AddScriptToEvaluateOnNewDocument(listen).Do(ctx)
+		return err
+	})); err != nil {
+		t.Fatalf("watching the CSP: %v", err)
+	}
+	t.Cleanup(func() {
+		var blocked []string
+		if err := chromedp.Run(ctx, chromedp.Evaluate(`window.__csp || []`, &blocked)); err != nil {
+			t.Errorf("reading CSP violations: %v", err)
+			return
+		}
+		for _, b := range blocked {
+			t.Errorf("the page's CSP blocked %s", b)
+		}
+	})
 }
 
 // TestBrowserPhotoFixAndScore: upload the committed photo, find the one

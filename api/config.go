@@ -34,9 +34,12 @@ type Config struct {
 	// MaxMegapixels refuses larger photos from their header, before decoding.
 	MaxMegapixels float64
 	// IdempotencyTTL is how long an upload's answer is kept for replay
-	// under its Idempotency-Key; IdempotencyEntries bounds how many are kept.
+	// under its Idempotency-Key; IdempotencyEntries bounds how many are kept
+	// and IdempotencyBytes the memory they take. An answer over a sixteenth
+	// of IdempotencyBytes is not kept (its retry runs again).
 	IdempotencyTTL     time.Duration
 	IdempotencyEntries int
+	IdempotencyBytes   int64
 }
 
 // DefaultConfig is the configuration with nothing set.
@@ -51,6 +54,7 @@ func DefaultConfig() Config {
 		MaxMegapixels:      vision.MaxMegapixels,
 		IdempotencyTTL:     10 * time.Minute,
 		IdempotencyEntries: 1000,
+		IdempotencyBytes:   32 << 20,
 	}
 }
 
@@ -90,6 +94,9 @@ var envVars = []envVar{
 	{"IDEMPOTENCY_ENTRIES", "how many upload answers are kept for replay",
 		func(c *Config, v string) (err error) { c.IdempotencyEntries, err = strconv.Atoi(v); return },
 		func(c *Config) string { return strconv.Itoa(c.IdempotencyEntries) }},
+	{"IDEMPOTENCY_BYTES", "memory for upload answers kept for replay (32MB); larger answers than a sixteenth of it are not kept",
+		func(c *Config, v string) (err error) { c.IdempotencyBytes, err = parseBytes(v); return },
+		func(c *Config) string { return strconv.FormatInt(c.IdempotencyBytes, 10) }},
 }
 
 // LoadConfig reads the MJSCAN_ variables through getenv (os.Getenv in
@@ -142,6 +149,9 @@ func (c Config) Validate() error {
 	}
 	if c.IdempotencyEntries < 0 {
 		bad("IDEMPOTENCY_ENTRIES", "must not be negative")
+	}
+	if c.IdempotencyBytes < 0 || c.IdempotencyBytes > 1<<34 {
+		bad("IDEMPOTENCY_BYTES", "%d bytes is outside 0..16GB", c.IdempotencyBytes)
 	}
 	return errors.Join(errs...)
 }

@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"container/list"
 	"crypto/sha256"
+	"encoding/binary"
 	"io"
+	"mime"
+	"mime/multipart"
 	"net/http"
+	"sort"
 	"sync"
 	"time"
 
@@ -14,17 +18,24 @@ import (
 
 // idempotency keeps the answers to uploads sent with an Idempotency-Key, so
 // a phone that retries after a dropped connection gets the same answer
-// without a second recognition. Same key and same body: the stored answer,
-// marked Idempotency-Replayed. Same key, other body: 422. Same key while the
-// first is still running: 409. Failures worth retrying (5xx, 429) are not
-// kept.
+// without a second recognition. Same key and same upload (the same photos
+// and fields, whatever the multipart boundary): the stored answer, marked
+// Idempotency-Replayed. Same key, other upload: 422. Same key while the
+// first is still running: 409. Answers that a retry could change (429, a
+// cancelled request's 499, any 5xx) are not kept.
+//
+// The cache is bounded twice: by entries and by bytes. An answer larger
+// than entryCap is sent but not kept (its retry runs again), so a few huge
+// overlay answers cannot fill the memory.
 type idempotency struct {
-	mu      sync.Mutex
-	ttl     time.Duration
-	max     int
-	entries map[string]*list.Element
-	order   *list.List // oldest first
-	now     func() time.Time
+	mu       sync.Mutex
+	ttl      time.Duration
+	max      int
+	maxBytes int64
+	bytes    int64 // what the entries hold, overhead included
+	entries  map[string]*list.Element
+	order    *list.List // oldest first
+	now      func() time.Time
 }
 
 type idemEntry struct {
@@ -35,10 +46,23 @@ type idemEntry struct {
 	status  int
 	ctype   string
 	body    []byte
+	size    int64
 }
 
-func newIdempotency(ttl time.Duration, max int) *idempotency {
-	return &idempotency{ttl: ttl, max: max, entries: map[string]*list.Element{}, order: list.New(), now: time.Now}
+// idemOverhead is what one entry costs besides its key and answer: the
+// map slot, the list element and the entry itself, rounded up.
+const idemOverhead = 256
+
+// idemEntryShare: one answer may take at most this share of the byte bound.
+const idemEntryShare = 16
+
+func newIdempotency(ttl time.Duration, max int, maxBytes int64) *idempotency {
+	return &idempotency{ttl: ttl, max: max, maxBytes: maxBytes, entries: map[string]*list.Element{}, order: list.New(), now: time.Now}
+}
+
+// entryCap is the largest answer kept for replay.
+func (s *idempotency) entryCap() int {
+	return int(s.maxBytes / idemEntryShare)
 }
 
 // maxKeyLen bounds a client's key; the IETF draft suggests UUIDs.
@@ -47,7 +71,7 @@ const maxKeyLen = 255
 func (s *idempotency) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		key := c.Request().Header.Get("Idempotency-Key")
-		if key == "" || s.max == 0 {
+		if key == "" || s.max == 0 || s.maxBytes == 0 {
 			return next(c)
 		}
 		if len(key) > maxKeyLen {
@@ -58,8 +82,10 @@ func (s *idempotency) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 			return err // the body limit's 413 comes through here
 		}
 		c.Request().Body = io.NopCloser(bytes.NewReader(body))
-		key = c.Path() + " " + key
-		hash := sha256.Sum256(body)
+		// The overlay changes the answer, so it is part of what is stored
+		// under the key.
+		key = c.Path() + "?overlay=" + c.QueryParam("overlay") + " " + key
+		hash := uploadDigest(c.Request().Header.Get(echo.HeaderContentType), body)
 
 		e, p := s.begin(key, hash)
 		if p != nil {
@@ -70,15 +96,64 @@ func (s *idempotency) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 			h.Set("Idempotency-Replayed", "true")
 			return c.Blob(e.status, e.ctype, e.body)
 		}
-		rec := &recorder{ResponseWriter: c.Response().Writer}
+		rec := &recorder{ResponseWriter: c.Response().Writer, limit: s.entryCap()}
 		c.Response().Writer = rec
 		if err := next(c); err != nil {
 			c.Error(err)
 		}
 		status := c.Response().Status
-		s.finish(key, status, c.Response().Header().Get(echo.HeaderContentType), rec.buf.Bytes())
+		s.finish(key, status, c.Response().Header().Get(echo.HeaderContentType), rec.buf.Bytes(), rec.overflow)
 		return nil
 	}
+}
+
+// uploadDigest identifies an upload by what the service reads from it: the
+// name and bytes of every form part, in name order, but not the boundary,
+// the file names or the part headers, which clients choose anew on each
+// retry. A body that is not a well-formed form is hashed whole (the
+// handler refuses it anyway).
+func uploadDigest(contentType string, body []byte) [32]byte {
+	raw := func() [32]byte { return sha256.Sum256(append([]byte("raw\x00"), body...)) }
+	mt, params, err := mime.ParseMediaType(contentType)
+	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
+		return raw()
+	}
+	type part struct {
+		name string
+		sum  [32]byte
+	}
+	var parts []part
+	mr := multipart.NewReader(bytes.NewReader(body), params["boundary"])
+	for {
+		p, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return raw()
+		}
+		h := sha256.New()
+		if _, err := io.Copy(h, p); err != nil {
+			return raw()
+		}
+		pt := part{name: p.FormName()}
+		h.Sum(pt.sum[:0])
+		parts = append(parts, pt)
+	}
+	// Stable: a field sent twice keeps its order, as the handler reads it.
+	sort.SliceStable(parts, func(i, j int) bool { return parts[i].name < parts[j].name })
+	h := sha256.New()
+	h.Write([]byte("form\x00"))
+	for _, p := range parts {
+		var n [8]byte
+		binary.BigEndian.PutUint64(n[:], uint64(len(p.name)))
+		h.Write(n[:])
+		h.Write([]byte(p.name))
+		h.Write(p.sum[:])
+	}
+	var sum [32]byte
+	h.Sum(sum[:0])
+	return sum
 }
 
 // begin returns a finished entry to replay, a problem, or (nil, nil) after
@@ -100,26 +175,50 @@ func (s *idempotency) begin(key string, hash [32]byte) (*idemEntry, *Problem) {
 		cp := *e
 		return &cp, nil
 	}
-	for s.order.Len() >= s.max {
+	e := &idemEntry{key: key, hash: hash, created: s.now(), size: idemOverhead + int64(len(key))}
+	for s.order.Len() > 0 && (s.order.Len() >= s.max || s.bytes+e.size > s.maxBytes) {
 		s.remove(s.order.Front())
 	}
-	s.entries[key] = s.order.PushBack(&idemEntry{key: key, hash: hash, created: s.now()})
+	s.entries[key] = s.order.PushBack(e)
+	s.bytes += e.size
 	return nil, nil
 }
 
-func (s *idempotency) finish(key string, status int, ctype string, body []byte) {
+// keep says whether an answer with this status may be replayed: not when a
+// retry could get another one (a full queue, a cancelled or failed
+// request).
+func keep(status int) bool {
+	return status != 0 && status != http.StatusTooManyRequests && status != 499 && status < 500
+}
+
+// finish stores the answer to a reserved key, or lets the key go when the
+// answer must not be replayed or is too large to keep (truncated: the
+// recorder stopped copying it).
+func (s *idempotency) finish(key string, status int, ctype string, body []byte, truncated bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	el, ok := s.entries[key]
 	if !ok {
 		return
 	}
-	if status >= 500 || status == http.StatusTooManyRequests || status == 0 {
+	if !keep(status) || truncated || len(body) > s.entryCap() {
 		s.remove(el)
 		return
 	}
 	e := el.Value.(*idemEntry)
+	grow := int64(len(body) + len(ctype))
+	// The newest answer goes last, so making room never evicts it.
+	s.order.MoveToBack(el)
+	for s.bytes+grow > s.maxBytes && s.order.Front() != el {
+		s.remove(s.order.Front())
+	}
+	if s.bytes+grow > s.maxBytes {
+		s.remove(el)
+		return
+	}
 	e.done, e.status, e.ctype, e.body = true, status, ctype, append([]byte(nil), body...)
+	e.size += grow
+	s.bytes += grow
 }
 
 func (s *idempotency) expire() {
@@ -134,17 +233,30 @@ func (s *idempotency) expire() {
 }
 
 func (s *idempotency) remove(el *list.Element) {
-	delete(s.entries, el.Value.(*idemEntry).key)
+	e := el.Value.(*idemEntry)
+	delete(s.entries, e.key)
 	s.order.Remove(el)
+	s.bytes -= e.size
 }
 
-// recorder copies what is written to the client.
+// recorder copies what is written to the client, up to limit bytes; past
+// that it stops copying and drops what it had (overflow), since the answer
+// will not be kept.
 type recorder struct {
 	http.ResponseWriter
-	buf bytes.Buffer
+	limit    int
+	buf      bytes.Buffer
+	overflow bool
 }
 
 func (r *recorder) Write(b []byte) (int, error) {
-	r.buf.Write(b)
+	if !r.overflow {
+		if r.buf.Len()+len(b) > r.limit {
+			r.overflow = true
+			r.buf = bytes.Buffer{}
+		} else {
+			r.buf.Write(b)
+		}
+	}
 	return r.ResponseWriter.Write(b)
 }

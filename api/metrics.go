@@ -3,6 +3,7 @@ package api
 import (
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -21,11 +22,13 @@ type metrics struct {
 	scores    *prometheus.CounterVec
 	scoreTime *prometheus.HistogramVec
 	rejected  prometheus.Counter
+	routes    *servedRoutes
 }
 
-func newMetrics(pool *Pool) *metrics {
+func newMetrics(pool *Pool, routes *servedRoutes) *metrics {
 	m := &metrics{
-		reg: prometheus.NewRegistry(),
+		reg:    prometheus.NewRegistry(),
+		routes: routes,
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "mjscan_http_requests_total", Help: "HTTP requests by route, method and status.",
 		}, []string{"route", "method", "status"}),
@@ -64,8 +67,10 @@ func (m *metrics) step(name string, start time.Time) {
 	m.steps.WithLabelValues(name).Observe(time.Since(start).Seconds())
 }
 
-// middleware counts every request under its route pattern (never the raw
-// path, which would let clients create series at will).
+// middleware counts every request under labels from a fixed set: the
+// route pattern it matched (or "unmatched") and a known method (or
+// "other"). Nothing a client writes becomes a label, so clients cannot
+// create series at will.
 func (m *metrics) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		start := time.Now()
@@ -73,17 +78,82 @@ func (m *metrics) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 		if err != nil {
 			c.Error(err) // write the problem now so its status is counted
 		}
-		route := c.Path()
-		if route == "" {
-			route = "unmatched"
+		route := "unmatched"
+		if m.routes.has(c.Path()) {
+			route = c.Path()
 		}
-		m.requests.WithLabelValues(route, c.Request().Method, strconv.Itoa(c.Response().Status)).Inc()
+		m.requests.WithLabelValues(route, methodLabel(c.Request().Method), strconv.Itoa(c.Response().Status)).Inc()
 		m.latency.WithLabelValues(route).Observe(time.Since(start).Seconds())
 		return nil
 	}
 }
 
-// Handler serves the metrics in the Prometheus text format.
+// knownMethods are the methods of RFC 9110 and PATCH; any other counts as
+// "other".
+var knownMethods = map[string]bool{
+	http.MethodGet: true, http.MethodHead: true, http.MethodPost: true, http.MethodPut: true,
+	http.MethodPatch: true, http.MethodDelete: true, http.MethodConnect: true,
+	http.MethodOptions: true, http.MethodTrace: true,
+}
+
+func methodLabel(method string) string {
+	if knownMethods[method] {
+		return method
+	}
+	return "other"
+}
+
+// servedRoutes is every route pattern the router serves with its methods,
+// filled as routes are added (the tournament routes come after New). The
+// metrics and the content-type check consult it, never the raw path.
+type servedRoutes struct {
+	mu    sync.RWMutex
+	paths map[string]map[string]bool // pattern → methods
+}
+
+func newServedRoutes() *servedRoutes {
+	return &servedRoutes{paths: map[string]map[string]bool{}}
+}
+
+func (r *servedRoutes) add(method, path string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.paths[path] == nil {
+		r.paths[path] = map[string]bool{}
+	}
+	r.paths[path][method] = true
+}
+
+// has reports whether path is a registered route pattern.
+func (r *servedRoutes) has(path string) bool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.paths[path] != nil
+}
+
+// serves reports whether the pattern is registered for this method.
+func (r *servedRoutes) serves(method, path string) bool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.paths[path][method]
+}
+
+// Handler serves the metrics in the Prometheus text format at /metrics,
+// and nothing else: every other path is 404.
 func (m *metrics) Handler() http.Handler {
-	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+	prom := promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Content-Security-Policy", apiCSP)
+		switch {
+		case r.URL.Path != "/metrics":
+			http.NotFound(w, r)
+		case r.Method != http.MethodGet && r.Method != http.MethodHead:
+			h.Set("Allow", "GET, HEAD")
+			http.Error(w, "405 method not allowed: GET /metrics", http.StatusMethodNotAllowed)
+		default:
+			prom.ServeHTTP(w, r)
+		}
+	})
 }

@@ -8,7 +8,9 @@ import (
 	"errors"
 	"io"
 	"log"
+	"mime"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -46,6 +48,7 @@ type Server struct {
 	echo    *echo.Echo
 	pool    *Pool
 	metrics *metrics
+	served  *servedRoutes
 	idem    *idempotency
 	health  *health
 }
@@ -62,14 +65,18 @@ func New(cfg Config, deps Deps) (*Server, error) {
 		deps.Version = "dev"
 	}
 	s := &Server{cfg: cfg, deps: deps, log: deps.Log, pool: NewPool(cfg.Workers, cfg.Queue)}
-	s.metrics = newMetrics(s.pool)
-	s.idem = newIdempotency(cfg.IdempotencyTTL, cfg.IdempotencyEntries)
+	s.served = newServedRoutes()
+	s.metrics = newMetrics(s.pool, s.served)
+	s.idem = newIdempotency(cfg.IdempotencyTTL, cfg.IdempotencyEntries, cfg.IdempotencyBytes)
 	s.health = newHealth(s)
 
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.errorHandler
-	e.Use(s.metrics.middleware, s.recoverPanics, s.versionHeader, s.bodyLimit, s.deadline)
+	e.OnAddRouteHandler = func(_ string, r echo.Route, _ echo.HandlerFunc, _ []echo.MiddlewareFunc) {
+		s.served.add(r.Method, r.Path)
+	}
+	e.Use(s.metrics.middleware, s.recoverPanics, securityHeaders, s.versionHeader, s.requireJSON, s.bodyLimit, s.deadline)
 	s.routes(e)
 	s.echo = e
 	return s, nil
@@ -143,6 +150,60 @@ func (s *Server) versionHeader(next echo.HandlerFunc) echo.HandlerFunc {
 		c.Response().Header().Set("Mjscan-Version", h)
 		return next(c)
 	}
+}
+
+// apiCSP is the Content-Security-Policy of every answer but the page
+// (pageCSP): JSON runs nothing, loads nothing and is framed by no one.
+const apiCSP = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+// securityHeaders go on every answer: no content-type sniffing, no
+// referrer sent on, no framing (X-Frame-Options for browsers that predate
+// frame-ancestors). The page replaces the CSP with its own.
+func securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		h := c.Response().Header()
+		h.Set("Content-Security-Policy", apiCSP)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("X-Frame-Options", "DENY")
+		return next(c)
+	}
+}
+
+// formRoutes take multipart forms (the photo uploads); every other route
+// that takes a body takes JSON.
+var formRoutes = map[string]bool{"/v1/recognitions": true, "/v1/snap-and-score": true}
+
+// requireJSON refuses a body that is not declared as JSON on a JSON route
+// with 415, before anything reads it. This also keeps other sites' plain
+// form posts (which a browser sends without asking) away from the routes.
+// A request with no body, or to no route, passes on to its own answer.
+func (s *Server) requireJSON(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		switch r.Method {
+		case http.MethodPost, http.MethodPut, http.MethodPatch:
+		default:
+			return next(c)
+		}
+		if r.ContentLength == 0 || formRoutes[c.Path()] || !s.served.serves(r.Method, c.Path()) {
+			return next(c)
+		}
+		if !isJSONType(r.Header.Get(echo.HeaderContentType)) {
+			return problem(http.StatusUnsupportedMediaType, codeUnsupportedType, "send the body as JSON, with the header Content-Type: application/json")
+		}
+		return next(c)
+	}
+}
+
+// isJSONType accepts application/json and application/*+json, with any
+// parameters (charset).
+func isJSONType(ct string) bool {
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return false
+	}
+	return mt == "application/json" || strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json")
 }
 
 // bodyLimit refuses a declared oversize body at once and cuts off one that

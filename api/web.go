@@ -23,11 +23,19 @@ func (s *Server) getOpenAPI(c echo.Context) error {
 	return c.Blob(http.StatusOK, "application/json", openAPIDoc)
 }
 
+// pageCSP lets the page run its own script and style, show the photo the
+// player picked (a blob: URL) or an overlay (data:), and talk to this
+// service only. It has no inline script or style attribute to allow
+// (TestPageWithinCSP keeps it so).
+const pageCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; connect-src 'self'; " +
+	"base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
 func (s *Server) getIndex(c echo.Context) error {
 	b, err := webFS.ReadFile("web/index.html")
 	if err != nil {
 		return err
 	}
+	c.Response().Header().Set("Content-Security-Policy", pageCSP)
 	return c.HTMLBlob(http.StatusOK, b)
 }
 
