@@ -47,19 +47,28 @@ type Lying struct {
 	Index int `json:"index"`
 }
 
+// Features names the classifier's optional second output: the vector its
+// last layer reads, Size values a crop. A taught tile set (vision's Bank)
+// fits its own classifier on it.
+type Features struct {
+	Name string `json:"name"`
+	Size int    `json:"size"`
+}
+
 // Manifest describes one shipped model.
 type Manifest struct {
-	Name        string   `json:"name"`
-	File        string   `json:"file"`
-	SHA256      string   `json:"sha256"`
-	Input       Input    `json:"input"`
-	Output      Output   `json:"output"`
-	Labels      []string `json:"labels,omitempty"`
-	Lying       *Lying   `json:"lying_output,omitempty"`
-	Temperature float64  `json:"temperature,omitempty"`
-	Decode      Decode   `json:"decode"`
-	OpenCV      string   `json:"opencv_tested"`
-	Attribution string   `json:"attribution"`
+	Name        string    `json:"name"`
+	File        string    `json:"file"`
+	SHA256      string    `json:"sha256"`
+	Input       Input     `json:"input"`
+	Output      Output    `json:"output"`
+	Labels      []string  `json:"labels,omitempty"`
+	Lying       *Lying    `json:"lying_output,omitempty"`
+	Features    *Features `json:"features,omitempty"`
+	Temperature float64   `json:"temperature,omitempty"`
+	Decode      Decode    `json:"decode"`
+	OpenCV      string    `json:"opencv_tested"`
+	Attribution string    `json:"attribution"`
 }
 
 // Load returns a model's manifest and its ONNX bytes, refusing a model whose
@@ -86,6 +95,9 @@ func Load(name string) (Manifest, []byte, error) {
 	}
 	if m.Lying != nil && m.Lying.Index != len(m.Labels) {
 		return m, nil, fmt.Errorf("model %s: lying_output must follow the %d labels' logits, not sit at %d", name, len(m.Labels), m.Lying.Index)
+	}
+	if f := m.Features; f != nil && (f.Name == "" || f.Name == m.Output.Name || f.Size <= 0 || f.Size > 4096) {
+		return m, nil, fmt.Errorf("model %s: features output must have a name of its own and a size of 1 to 4096", name)
 	}
 	return m, data, nil
 }

@@ -99,7 +99,7 @@ var ErrBadGrid = errors.New("the tiles are not laid out in the calibration grid"
 // format or a newer version is refused rather than misread.
 const (
 	BankFormat  = "mjscan-template-bank"
-	BankVersion = 1
+	BankVersion = 2 // 2: taught examples and the set's own head (teach.go)
 )
 
 // Template sizes: each tile is cut upright with cropTile's margin and kept
@@ -114,8 +114,9 @@ const (
 )
 
 // maxBankBytes bounds a bank file once unzipped: 46 templates of
-// 30×40 colour pixels hold under 200 kB.
-const maxBankBytes = 8 << 20
+// 30×40 colour pixels hold under 200 kB, maxExamples taught tiles about
+// 23 MB.
+const maxBankBytes = 32 << 20
 
 // Bank holds one template per tile of a user's own set, cut from one
 // calibration photo. Recognition matches each tile against it to confirm
@@ -126,6 +127,11 @@ type Bank struct {
 	Width     int        `json:"width"`  // template size in pixels
 	Height    int        `json:"height"` //
 	Templates []Template `json:"templates"`
+	// Examples are the taught tiles, Head the set's own classifier fitted
+	// on them (version 2; see Teach), Taught the photos they came from.
+	Examples []Example `json:"examples,omitempty"`
+	Head     *Head     `json:"head,omitempty"`
+	Taught   []string  `json:"taught,omitempty"`
 }
 
 // Template is one tile of the set as the calibration photo shows it.
@@ -370,6 +376,18 @@ func (b *Bank) validate() error {
 		if len(t.BGR) != b.Width*b.Height*3 {
 			return fmt.Errorf("template bank: template %s holds %d bytes, want %d×%d×3", t.Code, len(t.BGR), b.Width, b.Height)
 		}
+	}
+	for i, e := range b.Examples {
+		if e.Code != noTile && !labelCode(e.Code) {
+			return fmt.Errorf("template bank: example %d has code %q, not a tile code", i+1, e.Code)
+		}
+		if len(e.BGR) != exampleWidth*exampleHeight*3 {
+			return fmt.Errorf("template bank: example %d (%s) holds %d bytes, want %d×%d×3", i+1, e.Code, len(e.BGR), exampleWidth, exampleHeight)
+		}
+	}
+	if b.Head != nil {
+		// A taught set reads with its head; its templates are extras.
+		return b.Head.validate()
 	}
 	for _, row := range GridRows[:requiredRows] {
 		for _, c := range row {

@@ -28,6 +28,9 @@ type reading struct {
 	probs  []float64
 	turned bool
 	lying  float64
+	// feat is the classifier's feature vector for the crop (the mean of
+	// both views when it was read twice); nil when the model has none.
+	feat []float32
 }
 
 // cropTile cuts one tile out of the photo as the classifier expects it:
@@ -94,7 +97,7 @@ func classify(net *gocv.Net, m *models.Manifest, img gocv.Mat, boxes []box) []re
 	if m.Lying != nil {
 		row++
 	}
-	logits := forward(net, m, crops, row)
+	logits, feats := forward(net, m, crops, row)
 	if logits == nil {
 		return nil
 	}
@@ -117,7 +120,7 @@ func classify(net *gocv.Net, m *models.Manifest, img gocv.Mat, boxes []box) []re
 			turned[j] = gocv.NewMat()
 			gocv.Rotate(crops[i], &turned[j], gocv.Rotate180Clockwise)
 		}
-		second := forward(net, m, turned, row)
+		second, feats2 := forward(net, m, turned, row)
 		if second == nil {
 			return nil
 		}
@@ -127,6 +130,13 @@ func classify(net *gocv.Net, m *models.Manifest, img gocv.Mat, boxes []box) []re
 				a[c] = (a[c] + b[c]) / 2
 			}
 			probs[i] = softmax(a[:k], temp)
+			if feats != nil && feats2 != nil {
+				d := m.Features.Size
+				fa, fb := feats[i*d:(i+1)*d], feats2[j*d:(j+1)*d]
+				for c := range fa {
+					fa[c] = (fa[c] + fb[c]) / 2
+				}
+			}
 		}
 	}
 	res := make([]reading, len(boxes))
@@ -137,6 +147,10 @@ func classify(net *gocv.Net, m *models.Manifest, img gocv.Mat, boxes []box) []re
 		}
 		sort.SliceStable(idx, func(a, b int) bool { return p[idx[a]] > p[idx[b]] })
 		r := reading{turned: turns[i], lying: -1}
+		if feats != nil {
+			d := m.Features.Size
+			r.feat = feats[i*d : (i+1)*d : (i+1)*d]
+		}
 		if m.Lying != nil {
 			r.lying = 1 / (1 + math.Exp(-float64(logits[i*row+k])))
 		}
@@ -150,19 +164,39 @@ func classify(net *gocv.Net, m *models.Manifest, img gocv.Mat, boxes []box) []re
 }
 
 // forward runs the classifier on a batch of crops and returns a copy of
-// its logits, row values a crop; nil when the output is not that shape.
-func forward(net *gocv.Net, m *models.Manifest, crops []gocv.Mat, row int) []float32 {
+// its logits, row values a crop, and of its features (nil when the model
+// has none); nil logits when the output is not that shape.
+func forward(net *gocv.Net, m *models.Manifest, crops []gocv.Mat, row int) ([]float32, []float32) {
 	blob := gocv.NewMat()
 	defer blob.Close()
 	gocv.BlobFromImages(crops, &blob, m.Input.Scale, image.Pt(m.Input.Width, m.Input.Height), gocv.NewScalar(0, 0, 0, 0), false, false, gocv.MatTypeCV32F)
 	net.SetInput(blob, m.Input.Name)
-	out := net.Forward(m.Output.Name)
-	defer out.Close()
-	logits, err := out.DataPtrFloat32()
-	if err != nil || len(logits) != row*len(crops) {
+	if m.Features == nil {
+		out := net.Forward(m.Output.Name)
+		defer out.Close()
+		return copyFloats(out, row*len(crops)), nil
+	}
+	outs := net.ForwardLayers([]string{m.Output.Name, m.Features.Name})
+	defer closeAll(outs)
+	if len(outs) != 2 {
+		return nil, nil
+	}
+	logits := copyFloats(outs[0], row*len(crops))
+	feats := copyFloats(outs[1], m.Features.Size*len(crops))
+	if feats == nil {
+		return logits, nil
+	}
+	return logits, feats
+}
+
+// copyFloats copies a float Mat's n values, or gives nil when it holds
+// another number of them.
+func copyFloats(out gocv.Mat, n int) []float32 {
+	v, err := out.DataPtrFloat32()
+	if err != nil || len(v) != n {
 		return nil
 	}
-	return append([]float32(nil), logits...)
+	return append([]float32(nil), v...)
 }
 
 // closeAll closes every Mat of a batch.

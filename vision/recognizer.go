@@ -162,7 +162,13 @@ func (r *Recognizer) recognizeMat(ctx context.Context, img gocv.Mat) ([]TileSeen
 	if err != nil {
 		return nil, err
 	}
-	if r.bank != nil {
+	switch {
+	case r.bank != nil && r.bank.Head != nil:
+		var keepBox []bool
+		reads, keepBox = r.bank.Head.review(reads)
+		k := 0
+		boxes, reads = keep(boxes, reads, func(box, reading) bool { k++; return keepBox[k-1] })
+	case r.bank != nil:
 		v := r.bank.view()
 		defer v.close()
 		reads = v.review(img, boxes, reads)

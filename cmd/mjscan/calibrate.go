@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strings"
 
 	"mjscan/vision"
@@ -19,9 +20,13 @@ func cmdCalibrate(args []string, stdout, stderr io.Writer) int {
 	var (
 		out     = fs.String("out", "bank.mjb", "write the template bank to this file")
 		overlay = fs.String("overlay", "", "write the photo with each tile's box and the code it was given to this PNG file")
+		dir     = fs.String("labelled", "", "teach the set from the labelled photos of this folder (<name>.jpg beside <name>.txt, a `CODE x0 y0 x1 y1` line per tile) instead of a grid photo")
+		fewest  = fs.Bool("fewest", false, "with --labelled: teach from only the fewest photos that show every tile of the folder once")
+		grow    = fs.String("grow", "", "with --labelled: add the photos to this bank instead of starting a new one")
 	)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: mjscan calibrate PHOTO [--out bank.mjb] [--overlay out.png]\n\n"+
+		fmt.Fprintf(stderr, "usage: mjscan calibrate PHOTO [--out bank.mjb] [--overlay out.png]\n"+
+			"       mjscan calibrate --labelled DIR [--fewest] [--grow bank.mjb] [--out bank.mjb]\n\n"+
 			"Builds a template bank from one photo of your own tile set; recognition\n"+
 			"then reads that set with it: mjscan recognize --bank bank.mjb PHOTO\n"+
 			"(mjscan serve: MJSCAN_BANK=bank.mjb).\n\n%s\n\n", vision.GridUsage)
@@ -30,7 +35,14 @@ func cmdCalibrate(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(flagsFirst(fs, args)); err != nil {
 		return 2
 	}
-	if fs.NArg() != 1 || *out == "" {
+	if *dir != "" {
+		if fs.NArg() != 0 || *out == "" || *overlay != "" {
+			fs.Usage()
+			return 2
+		}
+		return calibrateLabelled(*dir, *fewest, *grow, *out, stdout, stderr)
+	}
+	if fs.NArg() != 1 || *out == "" || *fewest || *grow != "" {
 		fs.Usage()
 		return 2
 	}
@@ -71,6 +83,70 @@ func cmdCalibrate(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprint(stdout, renderBank(bank, *out))
 	return 0
+}
+
+// calibrateLabelled teaches a set from labelled photos (all of a folder's,
+// or the fewest that show each tile once) and writes its bank.
+func calibrateLabelled(dir string, fewest bool, grow, out string, stdout, stderr io.Writer) int {
+	fail := func(err error) int {
+		fmt.Fprintln(stderr, "mjscan calibrate --labelled:", err)
+		return 1
+	}
+	photos, err := vision.ReadLabelledDir(dir)
+	if err != nil {
+		return fail(err)
+	}
+	if fewest {
+		var picked []vision.LabelledPhoto
+		for _, i := range vision.FewestCovering(photos) {
+			picked = append(picked, photos[i])
+		}
+		photos = picked
+	}
+	var base *vision.Bank
+	if grow != "" {
+		if base, err = vision.ReadBankFile(grow); err != nil {
+			return fail(err)
+		}
+	}
+	rec, err := vision.New(vision.Config{Workers: 1})
+	if err != nil {
+		return fail(err)
+	}
+	defer rec.Close()
+	bank, err := vision.Teach(rec, base, photos)
+	if err != nil {
+		return fail(err)
+	}
+	if err := bank.WriteFile(out); err != nil {
+		return fail(err)
+	}
+	fmt.Fprint(stdout, renderTaught(bank, photos, out))
+	return 0
+}
+
+// renderTaught says what a taught bank learned, from which photos.
+func renderTaught(b *vision.Bank, photos []vision.LabelledPhoto, out string) string {
+	var s strings.Builder
+	names := make([]string, len(photos))
+	for i, p := range photos {
+		names[i] = p.Name
+	}
+	fmt.Fprintf(&s, "taught from %d photos: %s\n", len(photos), strings.Join(names, " "))
+	counts := map[string]int{}
+	for _, e := range b.Examples {
+		counts[e.Code]++
+	}
+	var codes []string
+	for c := range counts {
+		if c != "-" {
+			codes = append(codes, c)
+		}
+	}
+	sort.Strings(codes)
+	fmt.Fprintf(&s, "%d kinds of tile, %d tiles kept, %d patches where no tile is: %s\n", len(codes), len(b.Examples)-counts["-"], counts["-"], strings.Join(codes, " "))
+	fmt.Fprintf(&s, "bank written to %s (read with it: mjscan recognize --bank %s PHOTO)\n", out, out)
+	return s.String()
 }
 
 // readPhoto reads a photo file, refusing what is not a file or too big.

@@ -17,7 +17,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 from common import (CLASSES, CROP_W, CROP_H, PHOTO_ATTRIBUTION, crop_tile, crop_turned, load_dir, load_split,
-                    sha256_file, write_manifest)
+                    sha256_file, write_manifest, add_features_output)
 
 torch.set_num_threads(1)
 random.seed(7)
@@ -411,6 +411,7 @@ def export(net, args, dx, dy):
     torch.onnx.export(net, torch.zeros(1, 3, CROP_H, CROP_W), path, opset_version=11,
                       input_names=["input"], output_names=["logits"],
                       dynamic_axes={"input": {0: "batch"}, "logits": {0: "batch"}})
+    width = add_features_output(path)
     acc = evaluate(net, dx, dy)
     sha = sha256_file(path)
     manifest = {
@@ -434,6 +435,8 @@ def export(net, args, dx, dy):
         "attribution": PHOTO_ATTRIBUTION,
         "synthetic_data": SYNTHETIC,
     }
+    manifest["features"] = {"name": "features", "size": width,
+                            "meaning": "the pooled vector the last layer reads; taught tile sets fit their own classifier on it"}
     if lying_share > 0:
         manifest["lying_output"] = {"index": n, "activation": "sigmoid",
                                     "meaning": "the tile lies across the crop: turned a quarter from the crop's portrait frame"}

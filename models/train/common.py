@@ -110,3 +110,25 @@ def write_manifest(path, manifest):
     with open(path, "w") as f:
         json.dump(manifest, f, indent=2)
         f.write("\n")
+
+
+def add_features_output(path):
+    """Give an exported classifier a second output, "features": the pooled
+    vector its last layer reads (one per crop). A taught tile set
+    (vision/teach.go) fits its own classifier on these. The logits are
+    unchanged: only an Identity node and a graph output are added."""
+    import onnx
+    from onnx import helper
+    m = onnx.load(path)
+    g = m.graph
+    if any(o.name == "features" for o in g.output):
+        return
+    gemm = [n for n in g.node if n.op_type == "Gemm" and "logits" in n.output]
+    if len(gemm) != 1:
+        raise SystemExit(f"{path}: no Gemm node writes the logits")
+    g.node.append(helper.make_node("Identity", [gemm[0].input[0]], ["features"], name="features"))
+    width = [i for i in g.initializer if i.name == gemm[0].input[1]][0].dims[1]
+    g.output.append(helper.make_tensor_value_info("features", onnx.TensorProto.FLOAT, ["batch", width]))
+    onnx.checker.check_model(m)
+    onnx.save(m, path)
+    return width

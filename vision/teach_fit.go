@@ -1,0 +1,354 @@
+package vision
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+	"math/rand"
+	"sort"
+
+	"gocv.io/x/gocv"
+)
+
+// How the head is fitted: each example is cut headViews times, shifted,
+// scaled, turned a little (and half round, as tiles lie either way up),
+// lit and blurred differently, and the head is a softmax regression on
+// the network's features of those cuts, fitted by full-batch Adam.
+const (
+	headViews  = 12
+	headSteps  = 250
+	headRate   = 0.05
+	headDecay  = 1e-4
+	headScale  = 8 // unit-length features times this
+	headBatch  = 64
+	headSeed   = 1
+	headNoTile = 0.6 // a box the head reads as no tile at this or more is left out
+)
+
+// ErrNoFeatures says the shipped classifier has no features output, so a
+// set cannot be taught.
+var ErrNoFeatures = errors.New("the classifier has no features output: a tile set cannot be taught with it")
+
+// Fit fits the bank's head on its examples. It needs at least two classes.
+func (b *Bank) Fit(rec *Recognizer) error {
+	if rec.cls.Features == nil {
+		return ErrNoFeatures
+	}
+	var codes []string
+	index := map[string]int{}
+	for _, e := range b.Examples {
+		if _, ok := index[e.Code]; !ok {
+			index[e.Code] = len(codes)
+			codes = append(codes, e.Code)
+		}
+	}
+	if len(codes) < 2 {
+		return fmt.Errorf("%w: a set needs at least two kinds of tile to learn from", ErrNothingToTeach)
+	}
+	sort.Strings(codes)
+	for i, c := range codes {
+		index[c] = i
+	}
+	X, y, err := b.features(rec, index)
+	if err != nil {
+		return err
+	}
+	b.Head = fitSoftmax(X, y, codes, rec.cls.Features.Size)
+	return nil
+}
+
+// features runs the network on headViews cuts of every example and gives
+// their unit-length feature vectors, row by row, and each row's class.
+func (b *Bank) features(rec *Recognizer, index map[string]int) ([]float32, []int, error) {
+	w := <-rec.pool
+	defer func() { rec.pool <- w }()
+	m := &rec.cls
+	d := m.Features.Size
+	row := len(m.Labels)
+	if m.Lying != nil {
+		row++
+	}
+	r := rand.New(rand.NewSource(headSeed))
+	var X []float32
+	var y []int
+	var batch []gocv.Mat
+	var classes []int
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		_, feats := forward(&w.cls, m, batch, row)
+		closeAll(batch)
+		if feats == nil {
+			return errors.New("the classifier gave no features")
+		}
+		for i := range batch {
+			X = append(X, unit(feats[i*d:(i+1)*d])...)
+		}
+		y = append(y, classes...)
+		batch, classes = batch[:0], classes[:0]
+		return nil
+	}
+	for _, e := range b.Examples {
+		src, err := gocv.NewMatFromBytes(exampleHeight, exampleWidth, gocv.MatTypeCV8UC3, e.BGR)
+		if err != nil || src.Empty() {
+			src.Close()
+			continue
+		}
+		for v := 0; v < headViews; v++ {
+			c := augmentedCut(src, m.Input.Width, m.Input.Height, r, v == 0)
+			if c.Empty() {
+				c.Close()
+				continue
+			}
+			batch = append(batch, c)
+			classes = append(classes, index[e.Code])
+			if len(batch) == headBatch {
+				if err := flush(); err != nil {
+					src.Close()
+					return nil, nil, err
+				}
+			}
+		}
+		src.Close()
+	}
+	if err := flush(); err != nil {
+		return nil, nil, err
+	}
+	return X, y, nil
+}
+
+// augmentedCut cuts an example as the classifier reads a tile (its box
+// grown by cropMargin), at w×h; plain gives the cut as is, otherwise it is
+// shifted, scaled, turned and lit at random.
+func augmentedCut(src gocv.Mat, w, h int, r *rand.Rand, plain bool) gocv.Mat {
+	// The tile's box in the example, and the classifier's crop around it.
+	bw, bh := float64(exampleWidth)/(1+2*exampleMargin), float64(exampleHeight)/(1+2*exampleMargin)
+	cw, ch := bw*(1+2*cropMargin), bh*(1+2*cropMargin)
+	cx, cy := float64(exampleWidth)/2, float64(exampleHeight)/2
+	angle := 0.0
+	if !plain {
+		cw *= 0.9 + 0.2*r.Float64()
+		ch *= 0.9 + 0.2*r.Float64()
+		cx += bw * 0.12 * (r.Float64() - 0.5)
+		cy += bh * 0.12 * (r.Float64() - 0.5)
+		angle = 12 * (r.Float64() - 0.5)
+		if r.Intn(2) == 0 {
+			angle += 180
+		}
+	}
+	t := angle * math.Pi / 180
+	cos, sin := math.Cos(t), math.Sin(t)
+	kx, ky := float64(w)/cw, float64(h)/ch
+	m := gocv.NewMatWithSize(2, 3, gocv.MatTypeCV64F)
+	defer m.Close()
+	// dst = K·R·(src − c) + centre of the cut
+	m.SetDoubleAt(0, 0, kx*cos)
+	m.SetDoubleAt(0, 1, kx*sin)
+	m.SetDoubleAt(0, 2, float64(w)/2-kx*(cos*cx+sin*cy))
+	m.SetDoubleAt(1, 0, -ky*sin)
+	m.SetDoubleAt(1, 1, ky*cos)
+	m.SetDoubleAt(1, 2, float64(h)/2-ky*(-sin*cx+cos*cy))
+	out := gocv.NewMat()
+	gocv.WarpAffineWithParams(src, &out, m, image.Pt(w, h), gocv.InterpolationLinear, gocv.BorderReplicate, color.RGBA{})
+	if plain || out.Empty() {
+		return out
+	}
+	if r.Intn(4) == 0 { // a tile photographed smaller
+		k := 0.35 + 0.3*r.Float64()
+		small := gocv.NewMat()
+		gocv.Resize(out, &small, image.Pt(max(4, int(float64(w)*k)), max(4, int(float64(h)*k))), 0, 0, gocv.InterpolationArea)
+		gocv.Resize(small, &out, image.Pt(w, h), 0, 0, gocv.InterpolationLinear)
+		small.Close()
+	}
+	if r.Intn(4) == 0 {
+		gocv.GaussianBlur(out, &out, image.Pt(0, 0), 0.6+0.6*r.Float64(), 0, gocv.BorderReplicate)
+	}
+	lit := gocv.NewMat()
+	out.ConvertToWithParams(&lit, gocv.MatTypeCV8UC3, float32(0.75+0.5*r.Float64()), float32(40*(r.Float64()-0.5)))
+	out.Close()
+	return lit
+}
+
+// unit scales a vector to unit length times headScale.
+func unit(v []float32) []float32 {
+	var s float64
+	for _, x := range v {
+		s += float64(x) * float64(x)
+	}
+	k := float32(0)
+	if s > 0 {
+		k = float32(headScale / math.Sqrt(s))
+	}
+	out := make([]float32, len(v))
+	for i, x := range v {
+		out[i] = x * k
+	}
+	return out
+}
+
+// fitSoftmax fits a softmax regression (weight decay headDecay) by
+// full-batch Adam, classes balanced by weighting each row by the inverse
+// of its class's count.
+func fitSoftmax(X []float32, y []int, codes []string, d int) *Head {
+	n, k := len(y), len(codes)
+	W := make([]float64, k*d)
+	B := make([]float64, k)
+	mW, vW := make([]float64, k*d), make([]float64, k*d)
+	mB, vB := make([]float64, k), make([]float64, k)
+	count := make([]float64, k)
+	for _, c := range y {
+		count[c]++
+	}
+	weight := make([]float64, n)
+	for i, c := range y {
+		weight[i] = float64(n) / (float64(k) * count[c] * float64(n))
+	}
+	gW, gB := make([]float64, k*d), make([]float64, k)
+	z := make([]float64, k)
+	const b1, b2, eps = 0.9, 0.999, 1e-8
+	for step := 1; step <= headSteps; step++ {
+		clear(gW)
+		clear(gB)
+		for i := 0; i < n; i++ {
+			x := X[i*d : (i+1)*d]
+			mx := math.Inf(-1)
+			for c := 0; c < k; c++ {
+				s := B[c]
+				wc := W[c*d : (c+1)*d]
+				for j, xj := range x {
+					s += wc[j] * float64(xj)
+				}
+				z[c] = s
+				mx = math.Max(mx, s)
+			}
+			sum := 0.0
+			for c := range z {
+				z[c] = math.Exp(z[c] - mx)
+				sum += z[c]
+			}
+			for c := 0; c < k; c++ {
+				g := z[c] / sum
+				if c == y[i] {
+					g--
+				}
+				g *= weight[i]
+				gB[c] += g
+				gc := gW[c*d : (c+1)*d]
+				for j, xj := range x {
+					gc[j] += g * float64(xj)
+				}
+			}
+		}
+		c1, c2 := 1-math.Pow(b1, float64(step)), 1-math.Pow(b2, float64(step))
+		for j := range W {
+			g := gW[j] + headDecay*W[j]
+			mW[j] = b1*mW[j] + (1-b1)*g
+			vW[j] = b2*vW[j] + (1-b2)*g*g
+			W[j] -= headRate * (mW[j] / c1) / (math.Sqrt(vW[j]/c2) + eps)
+		}
+		for c := range B {
+			g := gB[c]
+			mB[c] = b1*mB[c] + (1-b1)*g
+			vB[c] = b2*vB[c] + (1-b2)*g*g
+			B[c] -= headRate * (mB[c] / c1) / (math.Sqrt(vB[c]/c2) + eps)
+		}
+	}
+	h := &Head{Codes: codes, Dim: d, W: make([]float32, k*d), B: make([]float32, k), Scale: headScale}
+	for j, w := range W {
+		h.W[j] = float32(w)
+	}
+	for c, b := range B {
+		h.B[c] = float32(b)
+	}
+	return h
+}
+
+// probs gives the head's probability of each of its codes for one
+// feature vector (as the classifier gave it), or nil when it does not fit.
+func (h *Head) probs(feat []float32) []float64 {
+	if h == nil || len(feat) != h.Dim || len(h.W) != len(h.Codes)*h.Dim || len(h.B) != len(h.Codes) {
+		return nil
+	}
+	x := unit(feat)
+	z := make([]float32, len(h.Codes))
+	for c := range h.Codes {
+		s := h.B[c]
+		for j, xj := range x {
+			s += h.W[c*h.Dim+j] * xj
+		}
+		z[c] = s
+	}
+	return softmax(z, 1)
+}
+
+// review reads every tile with the head: its reading replaces the
+// network's, except where the network is sure of a tile the set was not
+// taught (a back or a joker the teaching photos did not show). Boxes the
+// head takes for no tile come back with keep false.
+func (h *Head) review(reads []reading) ([]reading, []bool) {
+	keepBox := make([]bool, len(reads))
+	taught := map[string]bool{}
+	for _, c := range h.Codes {
+		taught[c] = true
+	}
+	for i, rd := range reads {
+		keepBox[i] = true
+		q := h.probs(rd.feat)
+		if q == nil || len(rd.labels) == 0 {
+			continue
+		}
+		idx := make([]int, len(q))
+		for j := range idx {
+			idx[j] = j
+		}
+		sort.SliceStable(idx, func(a, b int) bool { return q[idx[a]] > q[idx[b]] })
+		if !taught[rd.labels[0]] && rd.probs[0] >= 0.9 {
+			continue
+		}
+		if h.Codes[idx[0]] == noTile && q[idx[0]] >= headNoTile {
+			keepBox[i] = false
+			continue
+		}
+		out := reading{turned: rd.turned, lying: rd.lying, feat: rd.feat}
+		for _, j := range idx {
+			if h.Codes[j] == noTile {
+				continue
+			}
+			out.labels = append(out.labels, h.Codes[j])
+			out.probs = append(out.probs, q[j])
+			if len(out.labels) == 3 {
+				break
+			}
+		}
+		reads[i] = out
+	}
+	return reads, keepBox
+}
+
+func (h *Head) validate() error {
+	seen := map[string]bool{}
+	for _, c := range h.Codes {
+		if c != noTile && !labelCode(c) {
+			return fmt.Errorf("template bank: the head names %q, not a tile code", c)
+		}
+		if seen[c] {
+			return fmt.Errorf("template bank: the head names %s twice", c)
+		}
+		seen[c] = true
+	}
+	switch {
+	case len(h.Codes) < 2:
+		return errors.New("template bank: the head has fewer than two classes")
+	case h.Dim <= 0 || h.Dim > 4096 || len(h.W) != len(h.Codes)*h.Dim || len(h.B) != len(h.Codes):
+		return fmt.Errorf("template bank: the head's weights do not fit %d classes of %d features", len(h.Codes), h.Dim)
+	}
+	for _, w := range append(append([]float32(nil), h.W...), h.B...) {
+		if math.IsNaN(float64(w)) || math.IsInf(float64(w), 0) {
+			return errors.New("template bank: the head's weights are damaged")
+		}
+	}
+	return nil
+}
