@@ -13,13 +13,16 @@ build:
 
 # The referee record's tests run on SQLite and on PostgreSQL: a throwaway
 # cluster is started on loopback unless MJSCAN_TEST_POSTGRES_DSN names one.
-# The OpenCV packages run again counting Mats (any left open fails), and
-# the phone page is tested end to end in headless Chromium.
+# The OpenCV packages run again counting Mats (any left open fails), the
+# HTTP service again under the race detector (its tests take seconds; the
+# race build of its dependencies, once, a few minutes), and the phone page
+# is tested end to end in headless Chromium.
 test: build
 	$(GO) vet ./...
 	@own=; dsn="$${MJSCAN_TEST_POSTGRES_DSN:-}"; \
 	if [ -z "$$dsn" ]; then dsn=$$(bash scripts/postgres-test.sh) || exit 1; own=1; fi; \
 	MJSCAN_TEST_POSTGRES_DSN="$$dsn" $(GO) test -count=1 ./... && \
+	$(GO) test -count=1 -race ./api/ && \
 	$(GO) test -count=1 -tags matprofile ./vision/ ./calibration/ && \
 	$(GO) test -count=1 -tags browser -run Browser ./api/; rc=$$?; \
 	if [ -n "$$own" ]; then bash scripts/postgres-test.sh stop; fi; exit $$rc

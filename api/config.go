@@ -29,10 +29,39 @@ type Config struct {
 	// Queue is how many more may wait for a worker before the service
 	// answers 429.
 	Queue int
-	// RequestTimeout bounds one request from arrival to answer.
+	// RequestTimeout bounds one request's processing, from the moment its
+	// body has arrived to the answer: a slow phone's upload does not count.
 	RequestTimeout time.Duration
 	// MaxMegapixels refuses larger photos from their header, before decoding.
 	MaxMegapixels float64
+	// DecodeMegapixels bounds the pixels decoded at once by all workers
+	// together (counted from each photo's header before it is decoded); a
+	// photo waits in the queue until its pixels fit.
+	DecodeMegapixels float64
+	// BytesInFlight bounds the request bodies (with the copies made of
+	// their photos, and drawn overlays) held at once across all requests;
+	// an upload that does not fit is answered 429. An upload holds twice
+	// its size: its body and its photos.
+	BytesInFlight int64
+
+	// HeaderTimeout bounds the arrival of a request's headers.
+	HeaderTimeout time.Duration
+	// UploadTimeout bounds the arrival of a request's body. Within it the
+	// body must keep coming at MinUploadRate bytes per second on average,
+	// counted after UploadGrace: a photo sent at 2 KB/s arrives, a body
+	// trickled at one byte a second is cut off (408).
+	UploadTimeout time.Duration
+	MinUploadRate int64
+	UploadGrace   time.Duration
+	// WriteTimeout is how long the answer may take to reach the client
+	// once RequestTimeout has passed.
+	WriteTimeout time.Duration
+	// IdleTimeout closes a keep-alive connection that sends nothing more.
+	IdleTimeout time.Duration
+	// MaxConns bounds the open connections. At the bound the connection idle
+	// longest is closed to make room, so idle connections never lock new
+	// clients out. Keep it below the process's file limit (ulimit -n).
+	MaxConns int
 	// IdempotencyTTL is how long an upload's answer is kept for replay
 	// under its Idempotency-Key; IdempotencyEntries bounds how many are kept
 	// and IdempotencyBytes the memory they take. An answer over a sixteenth
@@ -52,6 +81,15 @@ func DefaultConfig() Config {
 		Queue:              4 * runtime.NumCPU(),
 		RequestTimeout:     30 * time.Second,
 		MaxMegapixels:      vision.MaxMegapixels,
+		DecodeMegapixels:   2 * vision.MaxMegapixels,
+		BytesInFlight:      256 << 20,
+		HeaderTimeout:      10 * time.Second,
+		UploadTimeout:      2 * time.Minute,
+		MinUploadRate:      1 << 10,
+		UploadGrace:        10 * time.Second,
+		WriteTimeout:       time.Minute,
+		IdleTimeout:        time.Minute,
+		MaxConns:           1024,
 		IdempotencyTTL:     10 * time.Minute,
 		IdempotencyEntries: 1000,
 		IdempotencyBytes:   32 << 20,
@@ -88,6 +126,33 @@ var envVars = []envVar{
 	{"MAX_MEGAPIXELS", "largest photo accepted, checked from its header",
 		func(c *Config, v string) (err error) { c.MaxMegapixels, err = strconv.ParseFloat(v, 64); return },
 		func(c *Config) string { return strconv.FormatFloat(c.MaxMegapixels, 'g', -1, 64) }},
+	{"DECODE_MEGAPIXELS", "pixels decoded at once by all workers together, in megapixels",
+		func(c *Config, v string) (err error) { c.DecodeMegapixels, err = strconv.ParseFloat(v, 64); return },
+		func(c *Config) string { return strconv.FormatFloat(c.DecodeMegapixels, 'g', -1, 64) }},
+	{"BYTES_IN_FLIGHT", "request bodies held at once across requests, in bytes or with a unit (256MB)",
+		func(c *Config, v string) (err error) { c.BytesInFlight, err = parseBytes(v); return },
+		func(c *Config) string { return strconv.FormatInt(c.BytesInFlight, 10) }},
+	{"HEADER_TIMEOUT", "time for a request's headers to arrive",
+		func(c *Config, v string) (err error) { c.HeaderTimeout, err = time.ParseDuration(v); return },
+		func(c *Config) string { return c.HeaderTimeout.String() }},
+	{"UPLOAD_TIMEOUT", "time for a request's body to arrive, at most",
+		func(c *Config, v string) (err error) { c.UploadTimeout, err = time.ParseDuration(v); return },
+		func(c *Config) string { return c.UploadTimeout.String() }},
+	{"MIN_UPLOAD_RATE", "slowest a body may arrive, in bytes per second on average (0: no minimum)",
+		func(c *Config, v string) (err error) { c.MinUploadRate, err = parseBytes(v); return },
+		func(c *Config) string { return strconv.FormatInt(c.MinUploadRate, 10) }},
+	{"UPLOAD_GRACE", "time a body may lag behind the minimum rate",
+		func(c *Config, v string) (err error) { c.UploadGrace, err = time.ParseDuration(v); return },
+		func(c *Config) string { return c.UploadGrace.String() }},
+	{"WRITE_TIMEOUT", "time for the answer to reach the client after the request deadline",
+		func(c *Config, v string) (err error) { c.WriteTimeout, err = time.ParseDuration(v); return },
+		func(c *Config) string { return c.WriteTimeout.String() }},
+	{"IDLE_TIMEOUT", "time a keep-alive connection may stay idle",
+		func(c *Config, v string) (err error) { c.IdleTimeout, err = time.ParseDuration(v); return },
+		func(c *Config) string { return c.IdleTimeout.String() }},
+	{"MAX_CONNS", "open connections at most; the longest idle is closed to make room",
+		func(c *Config, v string) (err error) { c.MaxConns, err = strconv.Atoi(v); return },
+		func(c *Config) string { return strconv.Itoa(c.MaxConns) }},
 	{"IDEMPOTENCY_TTL", "how long an upload's answer is kept for its Idempotency-Key",
 		func(c *Config, v string) (err error) { c.IdempotencyTTL, err = time.ParseDuration(v); return },
 		func(c *Config) string { return c.IdempotencyTTL.String() }},
@@ -144,6 +209,35 @@ func (c Config) Validate() error {
 	if c.MaxMegapixels <= 0 || c.MaxMegapixels > 500 {
 		bad("MAX_MEGAPIXELS", "%g is outside (0, 500]", c.MaxMegapixels)
 	}
+	switch {
+	case c.DecodeMegapixels > 10000:
+		bad("DECODE_MEGAPIXELS", "%g is above 10000", c.DecodeMegapixels)
+	case c.DecodeMegapixels < c.MaxMegapixels:
+		bad("DECODE_MEGAPIXELS", "%g is below %sMAX_MEGAPIXELS (%g): the largest photo accepted must fit", c.DecodeMegapixels, EnvPrefix, c.MaxMegapixels)
+	}
+	switch {
+	case c.BytesInFlight > 1<<40:
+		bad("BYTES_IN_FLIGHT", "%d bytes is above 1TB", c.BytesInFlight)
+	case c.BytesInFlight < 2*c.BodyLimit:
+		bad("BYTES_IN_FLIGHT", "%d bytes is below twice %sBODY_LIMIT (%d): the largest upload accepted, with the copy of its photos, must fit", c.BytesInFlight, EnvPrefix, c.BodyLimit)
+	}
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{{"HEADER_TIMEOUT", c.HeaderTimeout}, {"UPLOAD_TIMEOUT", c.UploadTimeout}, {"WRITE_TIMEOUT", c.WriteTimeout}, {"IDLE_TIMEOUT", c.IdleTimeout}} {
+		if d.v < 10*time.Millisecond || d.v > 24*time.Hour {
+			bad(d.name, "%s is outside 10ms..24h", d.v)
+		}
+	}
+	if c.UploadGrace < 0 || c.UploadGrace > c.UploadTimeout {
+		bad("UPLOAD_GRACE", "%s is outside 0..%sUPLOAD_TIMEOUT (%s)", c.UploadGrace, EnvPrefix, c.UploadTimeout)
+	}
+	if c.MinUploadRate < 0 {
+		bad("MIN_UPLOAD_RATE", "must not be negative")
+	}
+	if c.MaxConns < 4 || c.MaxConns > 1<<20 {
+		bad("MAX_CONNS", "%d is outside 4..1048576", c.MaxConns)
+	}
 	if c.IdempotencyTTL < 0 {
 		bad("IDEMPOTENCY_TTL", "must not be negative")
 	}
@@ -155,6 +249,39 @@ func (c Config) Validate() error {
 	}
 	return errors.Join(errs...)
 }
+
+// What the memory bound is made of, measured on the shipped models (see
+// api/LOAD.md): the process with OpenCV and the models loaded once; each
+// worker's two networks and working buffers on a phone photo; a decoded
+// pixel (BGR, and the reduced copy beside it: a 49-megapixel PNG took
+// 177 MB); the Go runtime beyond the bytes in flight.
+const (
+	memBase         = 128 << 20
+	memPerWorker    = 48 << 20
+	memPerPixel     = 4
+	memGoOverhead   = 64 << 20
+	memGoHeadroomPc = 50
+)
+
+// GoMemoryLimit is the soft limit `mjscan serve` gives the Go runtime
+// (unless GOMEMLIMIT is set): the bytes in flight, half as much again for
+// the collector to work in, and the runtime's own.
+func (c Config) GoMemoryLimit() int64 {
+	return c.BytesInFlight*(100+memGoHeadroomPc)/100 + memGoOverhead
+}
+
+// MemoryBound is the resident memory the service stays under whatever the
+// load, from its settings: the base process, each worker, the pixels
+// decoded at once (DecodeMegapixels) and the Go heap (GoMemoryLimit, which
+// holds the bodies and photos in flight, BytesInFlight). Bodies wait for
+// nothing in memory: a request takes its pool place before its body is
+// read, and a body that does not fit in BytesInFlight is refused.
+func (c Config) MemoryBound() int64 {
+	return memBase + int64(c.Workers)*memPerWorker + c.decodePixels()*memPerPixel + c.GoMemoryLimit()
+}
+
+// decodePixels is DecodeMegapixels in pixels.
+func (c Config) decodePixels() int64 { return int64(c.DecodeMegapixels * 1e6) }
 
 // Describe lists every setting with its variable name and meaning, for the
 // start-up log.

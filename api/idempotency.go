@@ -77,11 +77,10 @@ func (s *idempotency) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 		if len(key) > maxKeyLen {
 			return problem(http.StatusBadRequest, "bad_request", "the Idempotency-Key header is too long: use a UUID")
 		}
-		body, err := io.ReadAll(c.Request().Body)
+		body, err := requestBody(c) // read by intake: no copy
 		if err != nil {
-			return err // the body limit's 413 comes through here
+			return err
 		}
-		c.Request().Body = io.NopCloser(bytes.NewReader(body))
 		// The overlay changes the answer, so it is part of what is stored
 		// under the key.
 		key = c.Path() + "?overlay=" + c.QueryParam("overlay") + " " + key

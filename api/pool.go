@@ -10,12 +10,16 @@ import (
 // ErrBusy says the queue is full; the client should come back later.
 var ErrBusy = errors.New("all workers busy and the queue is full")
 
-// Pool runs heavy work on a fixed number of workers. A request that finds
-// every worker busy waits in a bounded queue; one that finds the queue full
-// is refused at once, so a burst never piles up goroutines or memory.
+// Pool bounds the heavy work. A request takes a place (Admit) when it
+// arrives, before its body is read: one of workers + queue places, or
+// ErrBusy at once, so a burst never piles up goroutines or memory. With a
+// place it runs its work (Ticket.Run) on one of the workers, waiting in the
+// queue while they are all busy. The work runs in the request's own
+// goroutine: when Run returns the work has ended, so nothing it writes can
+// race with the answer, and a request that ends takes its work with it.
 type Pool struct {
 	admit   chan struct{} // workers + queue places
-	workers chan struct{} // worker places
+	workers chan struct{} // worker slots
 	waiting atomic.Int64
 	running atomic.Int64
 }
@@ -25,49 +29,92 @@ func NewPool(n, queue int) *Pool {
 	return &Pool{admit: make(chan struct{}, n+queue), workers: make(chan struct{}, n)}
 }
 
-// Do runs fn on a worker. It returns ErrBusy when the queue is full and
-// ctx's error when the deadline passes first. Work that has started keeps
-// its worker until it ends even when the caller gave up, so the pool never
-// runs more than n at once.
-func (p *Pool) Do(ctx context.Context, fn func() error) error {
+// Ticket is one request's place in the pool. It belongs to the request's
+// goroutine: Run and Leave are not called from others.
+type Ticket struct {
+	p       *Pool
+	left    bool
+	working bool
+}
+
+// Admit takes a place for one request, or answers ErrBusy when every place
+// is taken. The caller Leaves when the request ends.
+func (p *Pool) Admit() (*Ticket, error) {
 	select {
 	case p.admit <- struct{}{}:
+		return &Ticket{p: p}, nil
 	default:
-		return ErrBusy
+		return nil, ErrBusy
 	}
+}
+
+// Leave gives the place back; calling it again does nothing.
+func (t *Ticket) Leave() {
+	if t == nil || t.left {
+		return
+	}
+	t.left = true
+	<-t.p.admit
+}
+
+// Run waits for a worker, runs fn on it in the caller's goroutine and frees
+// the worker when fn returns. It answers ctx's error, without running fn,
+// when ctx ends before a worker is free. fn itself watches ctx (the
+// recogniser checks it between steps); Run never returns while fn runs.
+// Within fn, a nested Run runs at once on the same worker.
+func (t *Ticket) Run(ctx context.Context, fn func() error) (err error) {
+	if t.working {
+		return fn()
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	p := t.p
 	p.waiting.Add(1)
 	select {
 	case p.workers <- struct{}{}:
 		p.waiting.Add(-1)
 	case <-ctx.Done():
 		p.waiting.Add(-1)
-		<-p.admit
 		return ctx.Err()
 	}
-	done := make(chan error, 1)
+	t.working = true
 	p.running.Add(1)
-	go func() {
-		var err error
-		defer func() {
-			// A panic in one photo must not take the other requests down.
-			if r := recover(); r != nil {
-				err = fmt.Errorf("panic in worker: %v", r)
-			}
-			p.running.Add(-1)
-			<-p.workers
-			<-p.admit
-			done <- err
-		}()
-		err = fn()
+	defer func() {
+		// A panic in one photo must not take the other requests down, nor
+		// keep its worker.
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic in worker: %v", r)
+		}
+		t.working = false
+		p.running.Add(-1)
+		<-p.workers
 	}()
-	select {
-	case err := <-done:
+	return fn()
+}
+
+// Do is Admit, Run and Leave for one piece of work.
+func (p *Pool) Do(ctx context.Context, fn func() error) error {
+	t, err := p.Admit()
+	if err != nil {
 		return err
-	case <-ctx.Done():
-		return ctx.Err()
 	}
+	defer t.Leave()
+	return t.Run(ctx, fn)
 }
 
 // Waiting and Running report the pool's load for metrics.
 func (p *Pool) Waiting() int { return int(p.waiting.Load()) }
 func (p *Pool) Running() int { return int(p.running.Load()) }
+
+// ticketKey carries a request's Ticket in its context.
+type ticketKey struct{}
+
+func withTicket(ctx context.Context, t *Ticket) context.Context {
+	return context.WithValue(ctx, ticketKey{}, t)
+}
+
+func ticketOf(ctx context.Context) *Ticket {
+	t, _ := ctx.Value(ticketKey{}).(*Ticket)
+	return t
+}

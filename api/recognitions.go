@@ -50,17 +50,23 @@ func isPhotoPart(name string) bool {
 
 // readUpload reads a multipart/form-data body: one photo in the field
 // "photo" (the whole table), and/or one in each of "hand", "melds", "dora"
-// and "flowers". The body limit already bounds the total.
-func readUpload(c echo.Context) (*upload, error) {
+// and "flowers". The body limit already bounds the total. The parts are
+// copied into one slab the size of the body (their data can only be
+// shorter), held in flight like the body itself.
+func (s *Server) readUpload(c echo.Context) (*upload, error) {
 	ct := c.Request().Header.Get(echo.HeaderContentType)
 	mt, params, err := mime.ParseMediaType(ct)
 	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
 		return nil, problem(http.StatusUnsupportedMediaType, codeUnsupportedType, `send the photo as multipart/form-data in the field "photo"`)
 	}
-	body, err := io.ReadAll(c.Request().Body)
+	body, err := requestBody(c)
 	if err != nil {
 		return nil, err
 	}
+	if err := s.holdBytes(c.Request().Context(), int64(len(body))); err != nil {
+		return nil, err
+	}
+	slab := make([]byte, 0, len(body))
 	mr := multipart.NewReader(bytes.NewReader(body), params["boundary"])
 	u := &upload{photos: map[string][]byte{}, fields: map[string]string{}}
 	for {
@@ -72,7 +78,8 @@ func readUpload(c echo.Context) (*upload, error) {
 			return nil, problem(http.StatusBadRequest, scoring.CodeBadRequest, "the upload is not a well-formed multipart form; send the photo in the field \"photo\"")
 		}
 		name := part.FormName()
-		data, err := io.ReadAll(part)
+		var data []byte
+		data, slab, err = readPart(part, slab)
 		if err != nil {
 			return nil, problem(http.StatusBadRequest, scoring.CodeBadRequest, "the upload was cut off; please send it again")
 		}
@@ -94,25 +101,62 @@ func readUpload(c echo.Context) (*upload, error) {
 	return u, nil
 }
 
+// readPart appends a part's data to slab and returns it (capped, so that
+// nothing appended later can reach it) and the grown slab. The slab never
+// grows: a part longer than what is left of it is refused.
+func readPart(part io.Reader, slab []byte) (data, rest []byte, err error) {
+	start := len(slab)
+	for {
+		if len(slab) == cap(slab) {
+			var b [1]byte
+			if n, _ := part.Read(b[:]); n > 0 {
+				return nil, slab, errors.New("a part is longer than the body")
+			}
+			break
+		}
+		n, err := part.Read(slab[len(slab):cap(slab)])
+		slab = slab[:len(slab)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, slab, err
+		}
+	}
+	return slab[start:len(slab):len(slab)], slab, nil
+}
+
 // checkPhoto reads only the image header: the format must be JPEG or PNG
-// and the pixel count under the cap, before anything is decoded.
-func (s *Server) checkPhoto(photo []byte) error {
+// and the pixel count under the cap, before anything is decoded. It
+// returns the pixel count, what decoding the photo will cost.
+func (s *Server) checkPhoto(photo []byte) (int64, error) {
 	defer s.metrics.step("photo_header", time.Now())
 	cfg, _, err := image.DecodeConfig(bytes.NewReader(photo))
 	if err != nil {
-		return problem(http.StatusUnsupportedMediaType, codeNotAPhoto, "this file is not a photo the service can read: send a JPEG or PNG image")
+		return 0, problem(http.StatusUnsupportedMediaType, codeNotAPhoto, "this file is not a photo the service can read: send a JPEG or PNG image")
 	}
 	if cfg.Width <= 0 || cfg.Height <= 0 {
-		return problem(http.StatusUnsupportedMediaType, codeNotAPhoto, "the image has no pixels")
+		return 0, problem(http.StatusUnsupportedMediaType, codeNotAPhoto, "the image has no pixels")
 	}
 	if err := vision.CheckShape(cfg.Width, cfg.Height); err != nil {
-		return problem(http.StatusUnsupportedMediaType, codeNotAPhoto, err.Error())
+		return 0, problem(http.StatusUnsupportedMediaType, codeNotAPhoto, err.Error())
 	}
-	if mp := float64(cfg.Width) * float64(cfg.Height) / 1e6; mp > s.cfg.MaxMegapixels {
-		return problem(http.StatusRequestEntityTooLarge, codeTooLarge,
+	px := int64(cfg.Width) * int64(cfg.Height)
+	if mp := float64(px) / 1e6; mp > s.cfg.MaxMegapixels {
+		return 0, problem(http.StatusRequestEntityTooLarge, codeTooLarge,
 			fmt.Sprintf("the photo is %.0f megapixels; at most %g are accepted: send a smaller photo", mp, s.cfg.MaxMegapixels))
 	}
-	return nil
+	return px, nil
+}
+
+// photoPixels is the pixel count in an image's header, 0 when it has none
+// (the decoder then refuses it before decoding anything).
+func photoPixels(photo []byte) int64 {
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(photo))
+	if err != nil || cfg.Width <= 0 || cfg.Height <= 0 {
+		return 0
+	}
+	return int64(cfg.Width) * int64(cfg.Height)
 }
 
 func (s *Server) noRecognizer() *Problem {
@@ -132,7 +176,7 @@ func (s *Server) recognizeAll(c echo.Context, u *upload) (map[string]*vision.Rec
 		if !ok {
 			continue
 		}
-		rec, err := s.recognize(c, data)
+		rec, err := s.recognize(c.Request().Context(), data)
 		if err != nil {
 			var p *Problem
 			if name != "photo" && errors.As(err, &p) {
@@ -146,16 +190,18 @@ func (s *Server) recognizeAll(c echo.Context, u *upload) (map[string]*vision.Rec
 	return out, nil
 }
 
-// recognize checks and reads one photo on the worker pool.
-func (s *Server) recognize(c echo.Context, photo []byte) (*vision.Recognition, error) {
-	if err := s.checkPhoto(photo); err != nil {
+// recognize checks and reads one photo on the worker pool, its pixels
+// counted in the decode budget.
+func (s *Server) recognize(ctx context.Context, photo []byte) (*vision.Recognition, error) {
+	px, err := s.checkPhoto(photo)
+	if err != nil {
 		return nil, err
 	}
 	var rec *vision.Recognition
 	var recErr error
-	err := s.work(c.Request().Context(), func() error {
+	err = s.decodeWork(ctx, px, func() error {
 		defer s.metrics.step("recognize", time.Now())
-		rec, recErr = s.deps.Recognizer.Recognize(c.Request().Context(), photo)
+		rec, recErr = s.deps.Recognizer.Recognize(ctx, photo)
 		return nil
 	})
 	if err != nil {
@@ -205,7 +251,7 @@ func (s *Server) postRecognition(c echo.Context) error {
 	if s.deps.Recognizer == nil {
 		return s.noRecognizer()
 	}
-	u, err := readUpload(c)
+	u, err := s.readUpload(c)
 	if err != nil {
 		return err
 	}
@@ -219,7 +265,7 @@ func (s *Server) postRecognition(c echo.Context) error {
 		// The CONTRACT shape: one photo, one recognition.
 		resp := RecognitionResponse{Recognition: rec, Versions: s.versions()}
 		if c.QueryParam("overlay") == "png" && rec.OK {
-			if resp.Overlay, err = s.overlay(c, u.photos["photo"], rec); err != nil {
+			if resp.Overlay, err = s.overlay(c.Request().Context(), u.photos["photo"], rec); err != nil {
 				return err
 			}
 		}
@@ -314,7 +360,7 @@ func (s *Server) postSnapAndScore(c echo.Context) error {
 	if s.deps.Recognizer == nil {
 		return s.noRecognizer()
 	}
-	u, err := readUpload(c)
+	u, err := s.readUpload(c)
 	if err != nil {
 		return err
 	}
@@ -376,11 +422,11 @@ func mergeSituation(sit *scoring.Request, id string, g *scoring.Request) *scorin
 }
 
 // overlay draws the recognition on the photo, on the worker pool like any
-// OpenCV work.
-func (s *Server) overlay(c echo.Context, photo []byte, rec *vision.Recognition) (string, error) {
+// OpenCV work (the photo is decoded again, whole).
+func (s *Server) overlay(ctx context.Context, photo []byte, rec *vision.Recognition) (string, error) {
 	var png []byte
 	var drawErr error
-	err := s.work(c.Request().Context(), func() error {
+	err := s.decodeWork(ctx, photoPixels(photo), func() error {
 		defer s.metrics.step("overlay", time.Now())
 		png, drawErr = vision.Overlay(photo, rec)
 		return nil
@@ -391,6 +437,11 @@ func (s *Server) overlay(c echo.Context, photo []byte, rec *vision.Recognition) 
 	if drawErr != nil {
 		s.log.Printf("error: overlay: %v", drawErr)
 		return "", problem(http.StatusInternalServerError, codeRecognition, "the service read the photo but could not draw the overlay; ask again without overlay")
+	}
+	// The PNG, its base64 text and the JSON answer around it live until the
+	// answer is written: about four times the PNG, held in flight.
+	if err := s.holdBytes(ctx, 4*int64(len(png))); err != nil {
+		return "", err
 	}
 	return "data:image/png;base64," + base64.StdEncoding.EncodeToString(png), nil
 }

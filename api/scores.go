@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"sort"
 	"strings"
@@ -43,9 +42,9 @@ func (s *Server) scoreVersions(req *scoring.Request, res *scoring.Result) Versio
 	return v
 }
 
-// readJSONBody reads a whole JSON body (bounded by the body limit).
+// readJSONBody is a whole JSON body (read by intake, within the body limit).
 func readJSONBody(c echo.Context, what string) ([]byte, error) {
-	body, err := io.ReadAll(c.Request().Body)
+	body, err := requestBody(c)
 	if err != nil {
 		return nil, err
 	}
@@ -84,8 +83,10 @@ func checkRules(req *scoring.Request) *Problem {
 // scoreHand is rulebook.Try; a test replaces it with an engine that fails.
 var scoreHand = rulebook.Try
 
-// score runs one hand through its engine on the worker pool. An engine's
-// panic is the service's failure (a 500), not the client's bad request.
+// score runs one hand through its engine on the worker pool. The engine
+// runs in this goroutine: res is complete when work returns, whatever the
+// deadline did meanwhile. An engine's panic is the service's failure (a
+// 500), not the client's bad request.
 func (s *Server) score(c echo.Context, req *scoring.Request) (scoring.Result, error) {
 	var res scoring.Result
 	err := s.work(c.Request().Context(), func() (err error) {

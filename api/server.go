@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"golang.org/x/sync/semaphore"
 
 	"mjscan/vision"
 )
@@ -51,6 +52,9 @@ type Server struct {
 	served  *servedRoutes
 	idem    *idempotency
 	health  *health
+	// bytes is the BytesInFlight budget, pixels the DecodeMegapixels one.
+	bytes  *byteBudget
+	pixels *semaphore.Weighted
 }
 
 // New builds the service; it does not listen.
@@ -64,7 +68,8 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	if deps.Version == "" {
 		deps.Version = "dev"
 	}
-	s := &Server{cfg: cfg, deps: deps, log: deps.Log, pool: NewPool(cfg.Workers, cfg.Queue)}
+	s := &Server{cfg: cfg, deps: deps, log: deps.Log, pool: NewPool(cfg.Workers, cfg.Queue),
+		bytes: &byteBudget{max: cfg.BytesInFlight}, pixels: semaphore.NewWeighted(cfg.decodePixels())}
 	s.served = newServedRoutes()
 	s.metrics = newMetrics(s.pool, s.served)
 	s.idem = newIdempotency(cfg.IdempotencyTTL, cfg.IdempotencyEntries, cfg.IdempotencyBytes)
@@ -76,7 +81,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	e.OnAddRouteHandler = func(_ string, r echo.Route, _ echo.HandlerFunc, _ []echo.MiddlewareFunc) {
 		s.served.add(r.Method, r.Path)
 	}
-	e.Use(s.metrics.middleware, s.recoverPanics, securityHeaders, s.versionHeader, s.requireJSON, s.bodyLimit, s.deadline)
+	e.Use(s.metrics.middleware, s.recoverPanics, securityHeaders, s.versionHeader, s.requireJSON, s.intake, s.deadline)
 	s.routes(e)
 	s.echo = e
 	return s, nil
@@ -206,20 +211,6 @@ func isJSONType(ct string) bool {
 	return mt == "application/json" || strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json")
 }
 
-// bodyLimit refuses a declared oversize body at once and cuts off one that
-// grows past the limit while being read (http.MaxBytesError becomes 413).
-func (s *Server) bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		r := c.Request()
-		if r.ContentLength > s.cfg.BodyLimit {
-			return echo.ErrStatusRequestEntityTooLarge
-		}
-		r.Body = http.MaxBytesReader(c.Response(), r.Body, s.cfg.BodyLimit)
-		return next(c)
-	}
-}
-
-// deadline gives every request the configured time to be answered.
 func (s *Server) deadline(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		ctx, cancel := context.WithTimeout(c.Request().Context(), s.cfg.RequestTimeout)
@@ -241,18 +232,60 @@ func (s *Server) recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// work runs fn on the worker pool and turns the pool's refusals into
-// problems: a full queue is 429, a passed deadline 503.
+// work runs fn on a worker of the pool, in the caller's goroutine, and
+// turns the pool's refusals into problems: a full queue is 429, a passed
+// deadline 503. A request admitted by intake works in its own place; any
+// other takes a place for the time of fn. fn runs CPU work only: network
+// I/O (a camera snapshot) is done before, holding a place but no worker.
 func (s *Server) work(ctx context.Context, fn func() error) error {
-	err := s.pool.Do(ctx, fn)
+	return s.decodeWork(ctx, 0, fn)
+}
+
+// decodeWork is work for fn that decodes an image of pixels (from its
+// header): it first waits, in the queue, until the pixels fit in the
+// DecodeMegapixels budget, so the decoded images of all workers together
+// stay within it whatever their number.
+func (s *Server) decodeWork(ctx context.Context, pixels int64, fn func() error) error {
+	t := ticketOf(ctx)
+	if t == nil {
+		var err error
+		if t, err = s.pool.Admit(); err != nil {
+			return s.busy()
+		}
+		defer t.Leave()
+	}
+	if pixels > 0 && !t.working {
+		// Never more than the whole budget, or it would wait for ever; the
+		// header check refuses such photos before they come here.
+		pixels = min(pixels, s.cfg.decodePixels())
+		if err := s.pixels.Acquire(ctx, pixels); err != nil {
+			return s.refusal(err)
+		}
+		defer s.pixels.Release(pixels)
+	}
+	return s.refusal(t.Run(ctx, fn))
+}
+
+// admitted gives ctx a place in the pool for the rest of a request that
+// is not pooled on arrival (a camera's: its snapshot waits on the network
+// holding a place but no worker), or answers 429. The returned func gives
+// the place back.
+func (s *Server) admitted(ctx context.Context) (context.Context, func(), error) {
+	if ticketOf(ctx) != nil {
+		return ctx, func() {}, nil
+	}
+	t, err := s.pool.Admit()
+	if err != nil {
+		return ctx, func() {}, s.busy()
+	}
+	return withTicket(ctx, t), t.Leave, nil
+}
+
+// refusal turns the context's end into a problem; other errors pass.
+func (s *Server) refusal(err error) error {
 	switch {
 	case err == nil:
 		return nil
-	case errors.Is(err, ErrBusy):
-		s.metrics.rejected.Inc()
-		p := problem(http.StatusTooManyRequests, codeBusy, "the service is busy with other hands; please try again in a moment")
-		p.RetryAfter = 1
-		return p
 	case errors.Is(err, context.DeadlineExceeded):
 		return problem(http.StatusServiceUnavailable, codeTimeout, "this took longer than the service allows ("+s.cfg.RequestTimeout.String()+"); please try again")
 	case errors.Is(err, context.Canceled):

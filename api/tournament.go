@@ -673,13 +673,19 @@ func (t *tournamentRoutes) postCalibrate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
+	ctx, leave, err := t.s.admitted(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	defer leave()
+	// The snapshot waits on the network: it holds a place, not a worker.
+	frame, err := calibration.DefaultCamera.Snapshot(ctx, ts.SnapshotURL)
+	if err != nil {
+		return problem(http.StatusBadGateway, codeRecognition, err.Error())
+	}
 	var cal *calibration.Calibration
-	err = t.s.work(ctx, func() error {
-		frame, err := calibration.DefaultCamera.Snapshot(ctx, ts.SnapshotURL)
-		if err != nil {
-			return problem(http.StatusBadGateway, codeRecognition, err.Error())
-		}
+	err = t.s.decodeWork(ctx, photoPixels(frame), func() error {
+		var err error
 		cal, err = calibration.Calibrate(frame, calibration.GreenFelt, ts.Near)
 		if err != nil {
 			return problem(http.StatusUnprocessableEntity, codeRecognition, err.Error())
@@ -755,11 +761,20 @@ func (t *tournamentRoutes) postScoreNow(c echo.Context) error {
 	if in.Request.Rules == "" {
 		return problem(http.StatusBadRequest, scoring.CodeBadRequest, "request.rules names the rule set to score under")
 	}
-	ctx := c.Request().Context()
+	ctx, leave, err := t.s.admitted(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	defer leave()
+	// The snapshot waits on the network: it holds a place, not a worker.
+	frame, err := calibration.DefaultCamera.Snapshot(ctx, ts.SnapshotURL)
+	if err != nil {
+		return problem(http.StatusBadGateway, codeRecognition, err.Error())
+	}
 	var p *calibration.Proposal
-	err = t.s.work(ctx, func() error {
+	err = t.s.decodeWork(ctx, photoPixels(frame), func() error {
 		var err error
-		p, err = calibration.ScoreNow(ctx, calibration.DefaultCamera, ts.SnapshotURL, ts.Calibration, in.Seat, cameraReader{ctx, t.s.deps.Recognizer}, in.Request)
+		p, err = calibration.ScoreFrame(frame, ts.Calibration, in.Seat, cameraReader{ctx, t.s.deps.Recognizer}, in.Request)
 		if err != nil && p == nil {
 			return problem(http.StatusBadGateway, codeRecognition, err.Error())
 		}

@@ -110,6 +110,15 @@ func ScoreNow(ctx context.Context, cam Camera, url string, c *Calibration, seat 
 	if err != nil {
 		return nil, err
 	}
+	return ScoreFrame(frame, c, seat, rec, base)
+}
+
+// ScoreFrame is ScoreNow on a frame already taken: the CPU part alone, so
+// that a service can wait on the camera without holding a worker.
+func ScoreFrame(frame []byte, c *Calibration, seat string, rec Recognizer, base scoring.Request) (*Proposal, error) {
+	if c == nil {
+		return nil, errors.New("the table is not calibrated yet")
+	}
 	crop, err := c.SeatHand(frame, seat)
 	if err != nil {
 		return nil, err

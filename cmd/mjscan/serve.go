@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -53,6 +54,18 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stder
 	if err := cfg.Validate(); err != nil {
 		fmt.Fprintf(stderr, "mjscan serve: bad configuration:\n%v\n", err)
 		return 2
+	}
+	// Connections past the file limit would wait in the kernel's backlog,
+	// unseen by the connection cap: keep the cap below it, with room for
+	// the database, the cameras and the models.
+	if n, ok := openFileLimit(); ok && cfg.MaxConns > n-fdReserve {
+		cfg.MaxConns = max(4, n-fdReserve)
+		logger.Printf("%sMAX_CONNS lowered to %d: the open-file limit is %d (ulimit -n)", api.EnvPrefix, cfg.MaxConns, n)
+	}
+	// The Go heap holds the bodies in flight; a soft limit keeps the
+	// collector from letting it grow to twice what is live.
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(cfg.GoMemoryLimit())
 	}
 
 	deps := api.Deps{Version: version, Log: logger}
@@ -100,17 +113,19 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stder
 	for _, line := range cfg.Describe() {
 		logger.Printf("  %s", line)
 	}
+	logger.Printf("resident memory bound from these settings: %d MB (api/LOAD.md)", cfg.MemoryBound()>>20)
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		logger.Printf("cannot listen on %s: %v", cfg.Addr, err)
 		return 1
 	}
-	httpSrv := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, ErrorLog: logger}
+	httpSrv := srv.HTTPServer(logger)
 	var metricsSrv *http.Server
 	metricsAddr := ""
 	if cfg.MetricsAddr != "" && cfg.MetricsAddr != "off" {
-		metricsSrv = &http.Server{Handler: srv.MetricsHandler(), ReadHeaderTimeout: 10 * time.Second}
+		metricsSrv = &http.Server{Handler: srv.MetricsHandler(), ReadHeaderTimeout: 10 * time.Second,
+			ReadTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second, IdleTimeout: time.Minute, MaxHeaderBytes: 16 << 10}
 		// Metrics are not worth failing the service over: a taken port
 		// is logged and the API keeps serving.
 		if mln, err := net.Listen("tcp", cfg.MetricsAddr); err != nil {
@@ -146,6 +161,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stder
 	}
 	return 0
 }
+
+// fdReserve is the open files kept apart from client connections.
+const fdReserve = 128
 
 // envBank names a template bank (mjscan calibrate) to read photos with.
 const envBank = api.EnvPrefix + "BANK"

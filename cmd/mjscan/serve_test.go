@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,6 +18,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"mjscan/api"
 )
 
 // startServe runs the real serve command (real recogniser, real engines)
@@ -239,19 +243,110 @@ func BenchmarkServeUploads(b *testing.B) {
 	b.ReportMetric(float64(rssKB())/1024, "rss-MB")
 }
 
-func rssKB() int64 {
+// BenchmarkServeBigUploads: 60 clients upload 19 MB photos at once to the
+// real service with its default settings, over loopback. The peak resident
+// memory of the whole process (service and clients) must stay under the
+// bound the settings give (api.Config.MemoryBound, api/LOAD.md); answers
+// other than 200 and 429 are counted apart. The old service, which read
+// every body before it looked at its queue, reached 3.3 GB here.
+//
+//	go test -run '^$' -bench ServeBigUploads -benchtime 300x ./cmd/mjscan/
+func BenchmarkServeBigUploads(b *testing.B) {
+	env := map[string]string{}
+	cfg, err := api.LoadConfig(func(k string) string { return env[k] })
+	if err != nil {
+		b.Fatal(err)
+	}
+	apiURL, _ := startServe(b, env)
+	photo, err := os.ReadFile(filepath.Join("..", "..", "testdata", "photos", "dev-sample.jpg"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	// A 19 MB JPEG: the photo, then padding its decoder never reads.
+	photo = append(photo, make([]byte, 19<<20-len(photo))...)
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	w, _ := mw.CreateFormFile("photo", "big.jpg")
+	w.Write(photo)
+	mw.Close()
+	ct, body := mw.FormDataContentType(), buf.Bytes()
+	photo = nil
+
+	const clients = 60
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients}, Timeout: 5 * time.Minute}
+	var (
+		next     atomic.Int64
+		mu       sync.Mutex
+		statuses = map[int]int{}
+		cut      int
+		wg       sync.WaitGroup
+	)
+	runtime.GC()
+	debug.FreeOSMemory()
+	resetPeakRSS()
+	base := procKB("VmRSS:")
+	b.ResetTimer()
+	for c := 0; c < clients; c++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := next.Add(1); i <= int64(b.N); i = next.Add(1) {
+				resp, err := client.Post(apiURL+"/v1/recognitions", ct, bytes.NewReader(body))
+				if err != nil {
+					// A refused upload's connection closes while the
+					// client still writes; it may miss the 429.
+					mu.Lock()
+					cut++
+					mu.Unlock()
+					continue
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				mu.Lock()
+				statuses[resp.StatusCode]++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	b.StopTimer()
+	peak := procKB("VmHWM:")
+	for st, n := range statuses {
+		if st != 200 && st != 429 {
+			b.Errorf("%d answers of %d: only 200 and 429 are allowed under load", n, st)
+		}
+	}
+	bound := cfg.MemoryBound() >> 10
+	b.ReportMetric(float64(peak)/1024, "peak-rss-MB")
+	b.ReportMetric(float64(peak-base)/1024, "peak-growth-MB")
+	b.ReportMetric(float64(bound)/1024, "bound-MB")
+	b.ReportMetric(float64(statuses[200]), "200s")
+	b.ReportMetric(float64(statuses[429]), "429s")
+	b.ReportMetric(float64(cut), "cut")
+	if peak > bound {
+		b.Errorf("peak resident memory %d MB, over the bound of %d MB", peak>>10, bound>>10)
+	}
+}
+
+func rssKB() int64 { return procKB("VmRSS:") }
+
+// procKB reads one kB field of /proc/self/status (0 elsewhere).
+func procKB(field string) int64 {
 	data, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		return 0
 	}
 	for _, line := range strings.Split(string(data), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == field {
 			n, _ := strconv.ParseInt(f[1], 10, 64)
 			return n
 		}
 	}
 	return 0
 }
+
+// resetPeakRSS starts VmHWM again from the present (Linux).
+func resetPeakRSS() { os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
 
 // TestServeTournamentRoutes: with the staff tokens set, serve mounts the
 // tournament routes on a SQLite referee record; without a token a staff
