@@ -128,7 +128,9 @@ func (t *tournamentRoutes) postHand(c echo.Context) error {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	rec, err := g.game.Record(p)
+	// Settle first (the game does not change), store, then apply: a hand
+	// its log does not take leaves nothing to take back.
+	settled, err := g.game.Settle(p)
 	if err != nil {
 		var se *scoring.Error
 		if errors.As(err, &se) {
@@ -137,13 +139,11 @@ func (t *tournamentRoutes) postHand(c echo.Context) error {
 		return problem(http.StatusUnprocessableEntity, scoring.CodeBadRequest, err.Error())
 	}
 	if err := t.logEntry(c.Request().Context(), &g.logged, g.game.ID, logPlay, string(callerOf(c).role), p); err != nil {
-		// Not stored, so not recorded: take the hand back off the game.
-		sheet := g.game.Sheet()
-		sheet.Plays, sheet.Ended = sheet.Plays[:len(sheet.Plays)-1], false
-		if back, rerr := tournament.Replay(sheet, nil); rerr == nil {
-			g.game = back
-		}
 		return err
+	}
+	rec, err := g.game.Apply(settled)
+	if err != nil {
+		return err // settled under the same lock: only a bug gets here
 	}
 	return c.JSON(http.StatusCreated, HandResponse{Hand: rec, Scores: g.game.Scores, Sticks: g.game.Sticks, Over: g.game.Over, Versions: t.s.versions()})
 }

@@ -126,20 +126,15 @@ func (t *tournamentRoutes) postTournamentGame(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	by := string(callerOf(c).role)
-	// Check first on a copy, so a refused game is neither ended nor logged.
-	trial, err := tournament.Replay(g.game.Sheet(), nil)
-	if err == nil {
-		copyOf := *st.tour
-		copyOf.Games = append([]*tournament.Played(nil), st.tour.Games...)
-		err = copyOf.Add(in.Stage, in.Table, trial)
-	}
-	if err != nil {
+	// Check first, so a refused game is neither ended nor logged.
+	if err := st.tour.CheckAdd(in.Stage, in.Table, g.game); err != nil {
 		return problem(http.StatusConflict, scoring.CodeBadRequest, err.Error())
 	}
 	if !g.game.Over {
 		if err := t.logEntry(ctx, &g.logged, g.game.ID, logEnd, by, map[string]bool{"ended": true}); err != nil {
 			return err
 		}
+		g.game.End() // as its log now says
 	}
 	if err := t.logEntry(ctx, &st.logged, tournamentLogPrefix+st.tour.Name, logAddGame, by, in); err != nil {
 		return err
@@ -163,15 +158,15 @@ func (t *tournamentRoutes) postPenalty(c echo.Context) error {
 		return err
 	}
 	// Fix the stage now, so replaying the log later gives the same one.
-	trial := *st.tour
-	trial.Penalties = append([]tournament.Penalty(nil), st.tour.Penalties...)
-	if err := trial.Penalize(p); err != nil {
+	p, err = st.tour.CheckPenalty(p)
+	if err != nil {
 		return problem(http.StatusBadRequest, scoring.CodeBadRequest, err.Error())
 	}
-	p = trial.Penalties[len(trial.Penalties)-1]
 	if err := t.logEntry(c.Request().Context(), &st.logged, tournamentLogPrefix+st.tour.Name, logPenalty, string(callerOf(c).role), p); err != nil {
 		return err
 	}
-	st.tour.Penalties = trial.Penalties
+	if err := st.tour.Penalize(p); err != nil {
+		return err // checked under the same lock: only a bug gets here
+	}
 	return c.JSON(http.StatusCreated, t.tourView(st.tour))
 }
