@@ -11,7 +11,6 @@ import (
 	"mime"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -261,6 +260,3 @@ func (s *Server) work(ctx context.Context, fn func() error) error {
 	}
 	return err
 }
-
-// since is a small helper for step timings.
-func since(t time.Time) time.Duration { return time.Since(t) }
