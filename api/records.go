@@ -122,3 +122,79 @@ func (t *tournamentRoutes) getRecordPhoto(c echo.Context) error {
 	h.Set("X-Content-Type-Options", "nosniff")
 	return c.Blob(http.StatusOK, ctype, photo)
 }
+
+// RecordResponse is a stored referee record.
+type RecordResponse struct {
+	Record   referee.Record `json:"record"`
+	Versions Versions       `json:"versions"`
+}
+
+func (t *tournamentRoutes) appendRecord(c echo.Context, overturns int64) error {
+	var r referee.Record
+	if err := bindStrict(c, "the referee record", &r); err != nil {
+		return err
+	}
+	r.Overturns = overturns
+	if err := t.placeRecord(c.Request().Context(), &r); err != nil {
+		return err
+	}
+	if r.EngineVersion == "" {
+		r.EngineVersion = t.s.deps.Version
+	}
+	stored, err := t.records.Append(c.Request().Context(), r)
+	switch {
+	case errors.Is(err, referee.ErrNotFound):
+		return problem(http.StatusNotFound, codeNotFound, "the record to overturn does not exist")
+	case errors.Is(err, referee.ErrAlreadyOverturned):
+		return problem(http.StatusConflict, scoring.CodeBadRequest, err.Error())
+	case err != nil:
+		return storeProblem(err) // refused input is a 400; the database failing a 500
+	}
+	return c.JSON(http.StatusCreated, RecordResponse{Record: stored, Versions: t.s.versions()})
+}
+
+func (t *tournamentRoutes) postRecord(c echo.Context) error { return t.appendRecord(c, 0) }
+
+func (t *tournamentRoutes) postOverturn(c echo.Context) error {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return problem(http.StatusNotFound, codeNotFound, "no record with this id")
+	}
+	return t.appendRecord(c, id)
+}
+
+func (t *tournamentRoutes) getRecords(c echo.Context) error {
+	q := referee.Query{Table: c.QueryParam("table"), Game: c.QueryParam("game")}
+	if a := c.QueryParam("after"); a != "" {
+		n, err := strconv.ParseInt(a, 10, 64)
+		if err != nil {
+			return problem(http.StatusBadRequest, scoring.CodeBadRequest, "after is a record id")
+		}
+		q.After = n
+	}
+	if who := callerOf(c); who.role == roleTable {
+		if (q.Table != "" && q.Table != who.table) || (q.Game != "" && q.Game != who.game) {
+			return problem(http.StatusForbidden, codeForbidden, "a table token sees its own game's records only")
+		}
+		q.Table, q.Game = who.table, who.game
+	}
+	return t.listRecords(c, q)
+}
+
+func (t *tournamentRoutes) getRecord(c echo.Context) error {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil {
+		return problem(http.StatusNotFound, codeNotFound, "no record with this id")
+	}
+	chain, err := t.records.InForce(c.Request().Context(), id)
+	if errors.Is(err, referee.ErrNotFound) {
+		return problem(http.StatusNotFound, codeNotFound, "no record with this id")
+	}
+	if err != nil {
+		return err
+	}
+	if !callerOf(c).sees(chain[0]) {
+		return noRecord() // as for a record that does not exist
+	}
+	return c.JSON(http.StatusOK, map[string]any{"record": chain[0], "in_force": chain[len(chain)-1], "chain": chain, "versions": t.s.versions()})
+}

@@ -11,7 +11,6 @@ import (
 	"mime"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/labstack/echo/v4"
 	"golang.org/x/sync/semaphore"
@@ -294,6 +293,3 @@ func (s *Server) refusal(err error) error {
 	}
 	return err
 }
-
-// since is a small helper for step timings.
-func since(t time.Time) time.Duration { return time.Since(t) }

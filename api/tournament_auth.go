@@ -2,10 +2,16 @@ package api
 
 import (
 	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
 
 	"mjscan/referee"
 	"mjscan/scoring"
@@ -224,4 +230,85 @@ func quoteID(id string) string {
 		return "with an id that long"
 	}
 	return strconv.Quote(id)
+}
+
+func tokenHash(tok string) string {
+	sum := sha256.Sum256([]byte(tok))
+	return hex.EncodeToString(sum[:])
+}
+
+type role string
+
+const (
+	roleReferee   role = "referee"
+	roleOrganizer role = "organizer"
+	roleTable     role = "table"
+)
+
+// caller is who the token says is asking.
+type caller struct {
+	role  role
+	table string // for roleTable
+	game  string
+	over  bool // the table token's game has ended
+}
+
+const (
+	codeUnauthorized = "unauthorized"
+	codeForbidden    = "forbidden"
+)
+
+// who reads the bearer token. Comparisons take constant time.
+func (t *tournamentRoutes) who(c echo.Context) (caller, bool) {
+	h := c.Request().Header.Get(echo.HeaderAuthorization)
+	tok, ok := strings.CutPrefix(h, "Bearer ")
+	if !ok || tok == "" {
+		return caller{}, false
+	}
+	eq := func(a, b string) bool { return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1 }
+	switch {
+	case eq(tok, t.cfg.RefereeToken):
+		return caller{role: roleReferee}, true
+	case eq(tok, t.cfg.OrganizerToken):
+		return caller{role: roleOrganizer}, true
+	}
+	hashed := tokenHash(tok)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for id, g := range t.games {
+		if eq(hashed, g.tokenHash) {
+			return caller{role: roleTable, table: g.game.Table, game: id, over: g.game.Over}, true
+		}
+	}
+	return caller{}, false
+}
+
+// need refuses callers without one of the roles: 401 without a known
+// token, 403 with a token that may not do this.
+func (t *tournamentRoutes) need(roles ...role) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			who, ok := t.who(c)
+			if !ok {
+				c.Response().Header().Set("WWW-Authenticate", `Bearer realm="mjscan tournament"`)
+				return problem(http.StatusUnauthorized, codeUnauthorized, "this needs a referee, organiser or table token: send it as Authorization: Bearer <token>")
+			}
+			if who.over {
+				c.Response().Header().Set("WWW-Authenticate", `Bearer realm="mjscan tournament", error="invalid_token"`)
+				return gameOverToken()
+			}
+			for _, r := range roles {
+				if who.role == r {
+					c.Set("caller", who)
+					return next(c)
+				}
+			}
+			return problem(http.StatusForbidden, codeForbidden, fmt.Sprintf("a %s token may not do this; ask the %s", who.role, roles[0]))
+		}
+	}
+}
+
+func callerOf(c echo.Context) caller {
+	who, _ := c.Get("caller").(caller)
+	return who
 }

@@ -2,7 +2,6 @@ package referee
 
 import (
 	"errors"
-	"os"
 	"strings"
 )
 
@@ -15,7 +14,7 @@ type Config struct {
 	SQLitePath string
 }
 
-// Environment variables read by ConfigFromEnv.
+// Environment variables read by LoadConfig.
 const (
 	EnvPostgresDSN = "MJSCAN_REFEREE_DSN"
 	EnvSQLitePath  = "MJSCAN_REFEREE_DB"
@@ -23,9 +22,6 @@ const (
 
 // DefaultSQLitePath is where the record lives when nothing is configured.
 const DefaultSQLitePath = "data/referee.db"
-
-// ConfigFromEnv reads MJSCAN_REFEREE_DSN and MJSCAN_REFEREE_DB.
-func ConfigFromEnv() (Config, error) { return LoadConfig(os.Getenv) }
 
 // LoadConfig reads the two variables through getenv.
 func LoadConfig(getenv func(string) string) (Config, error) {

@@ -141,9 +141,6 @@ func (s *Store) explain(err error) error {
 	return fmt.Errorf("%w: %s: %v", ErrUnavailable, s.where, err)
 }
 
-// Backend names the database in use: "sqlite" or "postgres".
-func (s *Store) Backend() string { return s.d.name }
-
 // Close closes the database.
 func (s *Store) Close() error { return s.db.Close() }
 

@@ -28,8 +28,8 @@ func TestAppendAndRead(t *testing.T) {
 		t.Run(b.name, func(t *testing.T) {
 			ctx := context.Background()
 			s := open(t, b.config(t))
-			if s.Backend() != b.name {
-				t.Fatalf("backend %s, want %s", s.Backend(), b.name)
+			if s.d.name != b.name {
+				t.Fatalf("backend %s, want %s", s.d.name, b.name)
 			}
 			in := sample("table 1")
 			got, err := s.Append(ctx, in)
@@ -205,9 +205,7 @@ func TestMigrationsOnce(t *testing.T) {
 }
 
 func TestConfig(t *testing.T) {
-	t.Setenv(EnvPostgresDSN, "")
-	t.Setenv(EnvSQLitePath, "")
-	c, err := ConfigFromEnv()
+	c, err := LoadConfig(func(string) string { return "" })
 	if err != nil || c.SQLitePath != DefaultSQLitePath {
 		t.Fatalf("default config %+v %v", c, err)
 	}

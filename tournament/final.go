@@ -33,8 +33,8 @@ func Placement(points [4]int) [4]int {
 	return order
 }
 
-// settle computes the game's Final from its current scores.
-func (g *Game) settle() *Final {
+// settleFinal computes the game's Final from its current scores.
+func (g *Game) settleFinal() *Final {
 	f := &Final{Settlement: g.Rules.Settlement, Raw: g.Scores}
 	if g.Sticks > 0 && g.Rules.LeftoverSticksToFirst {
 		first := Placement(f.Raw)[0]

@@ -8,12 +8,13 @@ import (
 
 // settleFixed settles a hand of a game with a fixed number of hands and no
 // dealer repeat (MCR, Zung Jung, WSM).
-func (g *Game) settleFixed(rec *HandRecord) (func(), error) {
-	p := rec.Play
-	switch p.Outcome {
+func (g *Game) settleFixed(s *Settled) error {
+	rec := &s.Hand
+	s.next = g.position()
+	switch rec.Play.Outcome {
 	case Win:
 		if err := g.fixedWin(rec); err != nil {
-			return nil, err
+			return err
 		}
 	case Draw:
 		rec.Explain = append(rec.Explain, "draw: nobody scores")
@@ -21,20 +22,13 @@ func (g *Game) settleFixed(rec *HandRecord) (func(), error) {
 		// Seed 000 (MCR): the declarer "may not declare a win for the
 		// remainder of the hand" and seed 004 (WSM): "the play of the hand
 		// continues": the deal does not move.
-		if err := g.falseWin(rec); err != nil {
-			return nil, err
-		}
-		return func() {}, nil
+		return g.falseWin(s)
 	case Chombo:
-		return nil, fmt.Errorf("%s has no chombo: record a false win", g.Rules.Name)
+		return fmt.Errorf("%s has no chombo: record a false win", g.Rules.Name)
 	}
-	return func() {
-		g.dealt++
-		g.dealer, g.round = g.dealt%4, g.dealt/4
-		if g.dealt >= g.Rules.Hands {
-			g.End()
-		}
-	}, nil
+	s.next.dealt++
+	s.next.dealer, s.next.round = s.next.dealt%4, s.next.dealt/4
+	return nil
 }
 
 func (g *Game) fixedWin(rec *HandRecord) error {
@@ -115,7 +109,8 @@ func (g *Game) bonusPayments(rec *HandRecord, value int) {
 
 // falseWin settles a declared win that was not one. The kind comes from
 // scoring the declared hand when it is given.
-func (g *Game) falseWin(rec *HandRecord) error {
+func (g *Game) falseWin(s *Settled) error {
+	rec := &s.Hand
 	p := rec.Play
 	kind := p.FalseWinKind
 	if p.Hand != nil {
@@ -142,7 +137,7 @@ func (g *Game) falseWin(rec *HandRecord) error {
 		// WSM (seed 004): the exposed tiles become penalty tiles and play
 		// goes on; no points change hands.
 		entry := Penalty{Player: who, Reason: "false win: exposed tiles become penalty tiles " + p.PenaltyTiles, Game: g.ID}
-		g.Entries = append(g.Entries, entry)
+		s.entries = append(s.entries, entry)
 		rec.Explain = append(rec.Explain, fmt.Sprintf("%s declared a false win: no payment, the exposed tiles %s are penalty tiles (seed 004)", who, p.PenaltyTiles))
 		return nil
 	}

@@ -124,38 +124,11 @@ var ErrGameOver = errors.New("the game is over: no more hands can be recorded")
 // be settled (a seat out of range, a win the engine does not accept)
 // changes nothing and returns an error that says why.
 func (g *Game) Record(p Play) (*HandRecord, error) {
-	if g.Over {
-		return nil, ErrGameOver
-	}
-	if err := g.checkSeats(p); err != nil {
-		return nil, err
-	}
-	rec := HandRecord{
-		Number: len(g.Hands) + 1, Round: g.RoundName(), RoundWind: scoring.Wind(g.round).String(),
-		Dealer: g.dealer, Honba: g.honba, SticksBefore: g.Sticks, Play: p,
-	}
-	var next func()
-	var err error
-	if g.Rules.Riichi {
-		next, err = g.settleRiichi(&rec)
-	} else {
-		next, err = g.settleFixed(&rec)
-	}
+	s, err := g.Settle(p)
 	if err != nil {
 		return nil, err
 	}
-	// Commit: the scores move only once the whole hand settled.
-	for i, d := range rec.Deltas {
-		g.Scores[i] += d
-	}
-	g.Sticks = rec.SticksAfter
-	rec.Scores = g.Scores
-	if err := g.Balanced(); err != nil {
-		return nil, fmt.Errorf("hand %d: %w (this is a bug; the hand was not recorded)", rec.Number, err)
-	}
-	g.Hands = append(g.Hands, rec)
-	next()
-	return &g.Hands[len(g.Hands)-1], nil
+	return g.Apply(s)
 }
 
 func (g *Game) checkSeats(p Play) error {
@@ -204,7 +177,7 @@ func (g *Game) checkSeats(p Play) error {
 func (g *Game) End() *Final {
 	if g.Final == nil {
 		g.Over = true
-		g.Final = g.settle()
+		g.Final = g.settleFinal()
 	}
 	return g.Final
 }

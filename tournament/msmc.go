@@ -164,6 +164,17 @@ func (t *Tournament) NextPlayers(stage Stage, table int) ([]string, error) {
 // Add records a finished game. The game must seat the players NextPlayers
 // names; an unfinished game is ended (the organiser's time limit).
 func (t *Tournament) Add(stage Stage, table int, g *Game) error {
+	if err := t.CheckAdd(stage, table, g); err != nil {
+		return err
+	}
+	g.End()
+	t.Games = append(t.Games, &Played{Stage: stage, Table: table, Game: g})
+	return nil
+}
+
+// CheckAdd says why Add would refuse the game, changing neither the
+// tournament nor the game.
+func (t *Tournament) CheckAdd(stage Stage, table int, g *Game) error {
 	if tables := max(t.Format.Tables, 1); table < 0 || table >= tables || (stage == Finals && table != 0) {
 		if stage == Finals || tables == 1 {
 			return fmt.Errorf("table %d: this stage is played at table 0", table)
@@ -184,19 +195,30 @@ func (t *Tournament) Add(stage Stage, table int, g *Game) error {
 	if g.Rules.Settlement != SettleMSMC {
 		return fmt.Errorf("game %s is played under %s, the tournament under msmc-2016", g.ID, g.Rules.Name)
 	}
-	g.End()
-	t.Games = append(t.Games, &Played{Stage: stage, Table: table, Game: g})
 	return nil
 }
 
 // Penalize takes points off a player's final score in a stage (seed 000
 // score penalties: a dropped tile 2 per tile, talk up to 10, …).
 func (t *Tournament) Penalize(p Penalty) error {
-	if err := checkPenalty(p); err != nil {
+	p, err := t.CheckPenalty(p)
+	if err != nil {
 		return err
 	}
+	t.Penalties = append(t.Penalties, p)
+	return nil
+}
+
+// CheckPenalty checks a penalty and returns it as Penalize records it:
+// without a stage it counts in the stage being played. The tournament
+// does not change; a log that stores the returned penalty replays to the
+// same stage later.
+func (t *Tournament) CheckPenalty(p Penalty) (Penalty, error) {
+	if err := checkPenalty(p); err != nil {
+		return p, err
+	}
 	if !contains(t.Entrants, p.Player) {
-		return fmt.Errorf("%.40q is not an entrant", p.Player)
+		return p, fmt.Errorf("%.40q is not an entrant", p.Player)
 	}
 	if p.Stage == "" {
 		p.Stage = string(Qualifier)
@@ -204,8 +226,7 @@ func (t *Tournament) Penalize(p Penalty) error {
 			p.Stage = string(Finals)
 		}
 	}
-	t.Penalties = append(t.Penalties, p)
-	return nil
+	return p, nil
 }
 
 func (t *Tournament) games(stage Stage, table int) []*Played {

@@ -12,50 +12,50 @@ const riichiBet = 1000
 
 // settleRiichi settles a riichi hand: riichi bets, the win (engine
 // payments, honba and sticks included), the draw (tenpai payments) or the
-// chombo; it returns how the deal moves on.
-func (g *Game) settleRiichi(rec *HandRecord) (func(), error) {
+// chombo, and where the deal moves on.
+func (g *Game) settleRiichi(s *Settled) error {
+	rec := &s.Hand
 	p := rec.Play
 	for _, d := range p.DeadHands {
 		if slices.Contains(p.Riichi, d) {
-			return nil, fmt.Errorf("%s has a dead hand and may not declare riichi (seed 000)", g.Players[d])
+			return fmt.Errorf("%s has a dead hand and may not declare riichi (seed 000)", g.Players[d])
 		}
 	}
 	bets := func() {
-		for _, s := range p.Riichi {
-			rec.Deltas[s] -= riichiBet
-			rec.Explain = append(rec.Explain, fmt.Sprintf("%s declares riichi and puts 1,000 on the table", g.Players[s]))
+		for _, seat := range p.Riichi {
+			rec.Deltas[seat] -= riichiBet
+			rec.Explain = append(rec.Explain, fmt.Sprintf("%s declares riichi and puts 1,000 on the table", g.Players[seat]))
 		}
 		rec.SticksAfter = rec.SticksBefore + len(p.Riichi)
 	}
-	stay := func() { g.honba++ }
+	next := g.position()
 	pass := func() {
-		g.dealer++
-		if g.dealer == 4 {
-			g.dealer, g.round = 0, g.round+1
+		next.dealer++
+		if next.dealer == 4 {
+			next.dealer, next.round = 0, next.round+1
 		}
 	}
-	var next func()
 	switch p.Outcome {
 	case Win:
 		bets()
 		if err := g.riichiWin(rec); err != nil {
-			return nil, err
+			return err
 		}
 		if p.Player == g.dealer {
-			next = stay
+			next.honba++
 		} else {
-			next = func() { g.honba = 0; pass() }
+			next.honba = 0
+			pass()
 		}
 	case Draw:
 		bets()
 		dealerReady, err := g.riichiDraw(rec)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if dealerReady {
-			next = stay
-		} else {
-			next = func() { g.honba++; pass() }
+		next.honba++
+		if !dealerReady {
+			pass()
 		}
 	case Chombo:
 		// Seed 000: riichi bets of this hand go back to their owners, the
@@ -66,30 +66,11 @@ func (g *Game) settleRiichi(rec *HandRecord) (func(), error) {
 			rec.Explain = append(rec.Explain, "the riichi bets of this hand are returned to their owners")
 		}
 		g.chombo(rec)
-		next = func() {}
 	case FalseWin:
-		return nil, fmt.Errorf("riichi has no false-win payment: a revealed false win is a chombo, an unrevealed one a dead hand (seed 000)")
+		return fmt.Errorf("riichi has no false-win payment: a revealed false win is a chombo, an unrevealed one a dead hand (seed 000)")
 	}
-	return func() {
-		next()
-		g.checkEnd()
-	}, nil
-}
-
-// checkEnd ends a riichi game after South 4 or when a player busts.
-func (g *Game) checkEnd() {
-	if g.round >= 2 {
-		g.End()
-		return
-	}
-	if g.Rules.EndOnBust {
-		for _, s := range g.Scores {
-			if s < 0 {
-				g.End()
-				return
-			}
-		}
-	}
+	s.next = next
+	return nil
 }
 
 func (g *Game) riichiWin(rec *HandRecord) error {

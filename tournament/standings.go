@@ -47,7 +47,7 @@ func Standings(games []*Game, penalties []Penalty) []Standing {
 		// A game still being played counts with its settlement so far.
 		f := g.Final
 		if f == nil {
-			f = g.settle()
+			f = g.settleFinal()
 		}
 		for s, name := range g.Players {
 			r := row(name)

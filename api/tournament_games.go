@@ -1,0 +1,164 @@
+package api
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"mjscan/referee"
+	"mjscan/scoring"
+	"mjscan/tournament"
+)
+
+// tableGame is a game being played, the hash of its table's token and the
+// length of its log. Each change is written to the game's log in the
+// referee store before it is answered, and games are rebuilt from their
+// logs when the service starts.
+type tableGame struct {
+	game      *tournament.Game
+	tokenHash string
+	logged    int
+	// proposed counts the table's score-now proposals by hand number.
+	proposed map[int]int
+	// tampered says why the game's log cannot be trusted past the entries
+	// replayed (the store then refuses new entries).
+	tampered string
+}
+
+type newGame struct {
+	ID      string   `json:"id"`
+	Table   string   `json:"table"`
+	Rules   string   `json:"rules"`
+	Players []string `json:"players"`
+}
+
+// GameResponse is a game with, on creation only, its table token.
+type GameResponse struct {
+	*tournament.Game
+	TableToken string `json:"table_token,omitempty"`
+	// Tampered says why the game's log cannot be trusted: the game stands
+	// as its log was before the entry that fails, and takes no more hands.
+	Tampered string   `json:"tampered,omitempty"`
+	Versions Versions `json:"versions"`
+}
+
+func (t *tournamentRoutes) postGame(c echo.Context) error {
+	var in newGame
+	if err := bindStrict(c, "the game (id, table, rules, players)", &in); err != nil {
+		return err
+	}
+	if in.ID == "" || in.Table == "" || strings.HasPrefix(in.ID, tournamentLogPrefix) {
+		return problem(http.StatusBadRequest, scoring.CodeBadRequest, "a game needs an id (not starting with "+tournamentLogPrefix+") and a table")
+	}
+	players, err := fourSeats(in.Players)
+	if err != nil {
+		return err
+	}
+	g, err := tournament.NewGame(in.ID, in.Table, in.Rules, players)
+	if err != nil {
+		return problem(http.StatusBadRequest, scoring.CodeBadRequest, err.Error())
+	}
+	tok := make([]byte, 18)
+	if _, err := rand.Read(tok); err != nil {
+		return err
+	}
+	token := "table-" + hex.EncodeToString(tok)
+	tg := &tableGame{game: g, tokenHash: tokenHash(token)}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if _, dup := t.games[in.ID]; dup {
+		return problem(http.StatusConflict, scoring.CodeBadRequest, "a game with this id exists already")
+	}
+	start := gameStart{ID: in.ID, Table: in.Table, Rules: in.Rules, Players: players, TokenSHA256: tg.tokenHash}
+	if err := t.logEntry(c.Request().Context(), &tg.logged, in.ID, logStart, string(callerOf(c).role), start); err != nil {
+		if errors.Is(err, referee.ErrSeqTaken) {
+			return problem(http.StatusConflict, scoring.CodeBadRequest, "a game with this id exists already")
+		}
+		return err
+	}
+	t.games[in.ID] = tg
+	t.order = append(t.order, in.ID)
+	return c.JSON(http.StatusCreated, GameResponse{Game: g, TableToken: token, Versions: t.s.versions()})
+}
+
+// game finds a game the caller may see.
+func (t *tournamentRoutes) game(c echo.Context) (*tableGame, error) {
+	t.mu.Lock()
+	g, ok := t.games[c.Param("id")]
+	t.mu.Unlock()
+	who := callerOf(c)
+	if !ok || (who.role == roleTable && who.game != c.Param("id")) {
+		// A table never learns whether another table's game exists.
+		return nil, noGame()
+	}
+	return g, nil
+}
+
+func (t *tournamentRoutes) getGame(c echo.Context) error {
+	g, err := t.game(c)
+	if err != nil {
+		return err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return c.JSON(http.StatusOK, GameResponse{Game: g.game, Tampered: g.tampered, Versions: t.s.versions()})
+}
+
+// HandResponse is one settled hand.
+type HandResponse struct {
+	Hand     *tournament.HandRecord `json:"hand"`
+	Scores   [4]int                 `json:"scores"`
+	Sticks   int                    `json:"sticks"`
+	Over     bool                   `json:"over"`
+	Versions Versions               `json:"versions"`
+}
+
+func (t *tournamentRoutes) postHand(c echo.Context) error {
+	g, err := t.game(c)
+	if err != nil {
+		return err
+	}
+	var p tournament.Play
+	if err := bindStrict(c, "the hand's outcome", &p); err != nil {
+		return err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	// Settle first (the game does not change), store, then apply: a hand
+	// its log does not take leaves nothing to take back.
+	settled, err := g.game.Settle(p)
+	if err != nil {
+		var se *scoring.Error
+		if errors.As(err, &se) {
+			return problem(http.StatusUnprocessableEntity, se.Code, se.Message)
+		}
+		return problem(http.StatusUnprocessableEntity, scoring.CodeBadRequest, err.Error())
+	}
+	if err := t.logEntry(c.Request().Context(), &g.logged, g.game.ID, logPlay, string(callerOf(c).role), p); err != nil {
+		return err
+	}
+	rec, err := g.game.Apply(settled)
+	if err != nil {
+		return err // settled under the same lock: only a bug gets here
+	}
+	return c.JSON(http.StatusCreated, HandResponse{Hand: rec, Scores: g.game.Scores, Sticks: g.game.Sticks, Over: g.game.Over, Versions: t.s.versions()})
+}
+
+func (t *tournamentRoutes) postEnd(c echo.Context) error {
+	g, err := t.game(c)
+	if err != nil {
+		return err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !g.game.Over {
+		if err := t.logEntry(c.Request().Context(), &g.logged, g.game.ID, logEnd, string(callerOf(c).role), map[string]bool{"ended": true}); err != nil {
+			return err
+		}
+	}
+	return c.JSON(http.StatusOK, map[string]any{"final": g.game.End(), "versions": t.s.versions()})
+}
