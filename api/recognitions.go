@@ -155,7 +155,7 @@ func (s *Server) recognize(c echo.Context, photo []byte) (*vision.Recognition, e
 	var recErr error
 	err := s.work(c.Request().Context(), func() error {
 		defer s.metrics.step("recognize", time.Now())
-		rec, recErr = s.deps.Recognizer.Recognize(c.Request().Context(), photo)
+		rec, recErr = s.recognizer(c).Recognize(c.Request().Context(), photo)
 		return nil
 	})
 	if err != nil {
@@ -209,6 +209,9 @@ func (s *Server) postRecognition(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := s.useTileSet(c, u); err != nil {
+		return err
+	}
 	recs, err := s.recognizeAll(c, u)
 	if err != nil {
 		return err
@@ -217,7 +220,7 @@ func (s *Server) postRecognition(c echo.Context) error {
 	var failed *scoring.Error
 	if rec, ok := recs["photo"]; ok && len(recs) == 1 {
 		// The CONTRACT shape: one photo, one recognition.
-		resp := RecognitionResponse{Recognition: rec, Versions: s.versions()}
+		resp := RecognitionResponse{Recognition: rec, Versions: withTileSet(c, s.versions())}
 		if c.QueryParam("overlay") == "png" && rec.OK {
 			if resp.Overlay, err = s.overlay(c, u.photos["photo"], rec); err != nil {
 				return err
@@ -226,7 +229,7 @@ func (s *Server) postRecognition(c echo.Context) error {
 		out = resp
 		failed = recFailure(rec)
 	} else {
-		pr := PartsResponse{ID: u.fields["id"], OK: true, Parts: recs, Hand: combineParts(recs), Versions: s.versions()}
+		pr := PartsResponse{ID: u.fields["id"], OK: true, Parts: recs, Hand: combineParts(recs), Versions: withTileSet(c, s.versions())}
 		for _, name := range photoParts {
 			if rec, ok := recs[name]; ok && failed == nil {
 				if failed = recFailure(rec); failed != nil {
@@ -330,6 +333,9 @@ func (s *Server) postSnapAndScore(c echo.Context) error {
 	if p := checkRules(&sit); p != nil {
 		return p
 	}
+	if err := s.useTileSet(c, u); err != nil {
+		return err
+	}
 	recs, err := s.recognizeAll(c, u)
 	if err != nil {
 		return err
@@ -346,7 +352,7 @@ func (s *Server) postSnapAndScore(c echo.Context) error {
 			return err
 		}
 	}
-	out.Versions = s.scoreVersions(req, &out.Result)
+	out.Versions = withTileSet(c, s.scoreVersions(req, &out.Result))
 	return c.JSON(http.StatusOK, out)
 }
 
