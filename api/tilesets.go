@@ -646,12 +646,13 @@ func (s *Server) teach(c echo.Context, teacher Teacher, t referee.TileSet, base 
 			teachErr = err
 			return nil
 		}
-		t.Codes, t.Tiles, t.Photos = summarise(bank)
+		row := t
+		row.Codes, row.Tiles, row.Photos = summarise(bank)
 		// The set is stored even when the caller has given up waiting.
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 		defer cancel()
-		if stored, teachErr = s.sets.store.AppendTileSet(sctx, t, buf.Bytes()); teachErr != nil && ctx.Err() != nil {
-			s.log.Printf("tile sets: %s version %d learned after its request ended, not stored: %v", t.ID, t.Version, teachErr)
+		if stored, teachErr = s.sets.store.AppendTileSet(sctx, row, buf.Bytes()); teachErr != nil && ctx.Err() != nil {
+			s.log.Printf("tile sets: %s version %d learned after its request ended, not stored: %v", row.ID, row.Version, teachErr)
 		}
 		return nil
 	})

@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"container/list"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -598,4 +599,52 @@ func TestTileSetListing(t *testing.T) {
 
 	svc = startSets(t, c, fake, "", nil)
 	wantProblem(t, list(testOrganizerToken, ""), 403, codeForbidden)
+}
+
+// TestTileSetRetried: a teaching upload retried under its Idempotency-Key
+// gets the first answer and makes no second set.
+func TestTileSetRetried(t *testing.T) {
+	fake := &fakeTeacher{fakeRecognizer: fakeRecognizer{rec: handRecognition()}}
+	svc := startSets(t, sqliteRecord(t), fake, "", nil)
+	ct, body := teachBody([]teachPart{{samplePhoto(t), twoTiles}}, nil)
+	var ids []string
+	for i := 0; i < 2; i++ {
+		req, _ := http.NewRequest(http.MethodPost, svc.url+"/v1/tile-sets", bytes.NewReader(body))
+		req.Header.Set("Content-Type", ct)
+		req.Header.Set("Idempotency-Key", "6f1c9a52-teach-once")
+		a := do(t, req)
+		if a.status != 201 {
+			t.Fatalf("%d %s", a.status, a.body)
+		}
+		ids = append(ids, a.str("id"))
+	}
+	if ids[0] != ids[1] || fake.taught.Load() != 1 {
+		t.Fatalf("ids %v, %d taught", ids, fake.taught.Load())
+	}
+}
+
+// TestTileSetReadersBounded: the sets kept ready to read with are
+// bounded; the least recently used goes first and is loaded again when
+// named.
+func TestTileSetReadersBounded(t *testing.T) {
+	ts := &tileSets{ready: map[string]*list.Element{}, order: list.New()}
+	loads := 0
+	load := func() (Recognizer, error) { loads++; return &fakeRecognizer{}, nil }
+	set := func(i int) referee.TileSet { return referee.TileSet{ID: fmt.Sprint("ts_", i), Version: 1} }
+	for i := 0; i <= tileSetCache; i++ {
+		if _, err := ts.reader(set(i), load); err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			ts.reader(set(0), load) // kept: no second load
+		}
+	}
+	if loads != tileSetCache+1 || len(ts.ready) != tileSetCache || ts.order.Len() != tileSetCache {
+		t.Fatalf("%d loads, %d kept", loads, len(ts.ready))
+	}
+	ts.reader(set(tileSetCache), load) // the newest is kept
+	ts.reader(set(0), load)            // the oldest went
+	if loads != tileSetCache+2 {
+		t.Fatalf("%d loads, want %d", loads, tileSetCache+2)
+	}
 }
