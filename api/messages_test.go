@@ -171,7 +171,6 @@ func TestVerifyUnreadableHandIs400(t *testing.T) {
 	}
 }
 
-
 // TestEnginePanicIs500: an engine that panics is the service's failure: a
 // 500 with no internals shown (the panic and its stack go to the log), not
 // a bad_request, on both routes that score.

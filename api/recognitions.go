@@ -176,7 +176,7 @@ func (s *Server) recognizeAll(c echo.Context, u *upload) (map[string]*vision.Rec
 		if !ok {
 			continue
 		}
-		rec, err := s.recognize(c.Request().Context(), data)
+		rec, err := s.recognize(c.Request().Context(), s.recognizer(c), data)
 		if err != nil {
 			var p *Problem
 			if name != "photo" && errors.As(err, &p) {
@@ -192,7 +192,7 @@ func (s *Server) recognizeAll(c echo.Context, u *upload) (map[string]*vision.Rec
 
 // recognize checks and reads one photo on the worker pool, its pixels
 // counted in the decode budget.
-func (s *Server) recognize(ctx context.Context, photo []byte) (*vision.Recognition, error) {
+func (s *Server) recognize(ctx context.Context, r Recognizer, photo []byte) (*vision.Recognition, error) {
 	px, err := s.checkPhoto(photo)
 	if err != nil {
 		return nil, err
@@ -201,7 +201,7 @@ func (s *Server) recognize(ctx context.Context, photo []byte) (*vision.Recogniti
 	var recErr error
 	err = s.decodeWork(ctx, px, func() error {
 		defer s.metrics.step("recognize", time.Now())
-		rec, recErr = s.deps.Recognizer.Recognize(ctx, photo)
+		rec, recErr = r.Recognize(ctx, photo)
 		return nil
 	})
 	if err != nil {
@@ -255,6 +255,9 @@ func (s *Server) postRecognition(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := s.useTileSet(c, u); err != nil {
+		return err
+	}
 	recs, err := s.recognizeAll(c, u)
 	if err != nil {
 		return err
@@ -263,7 +266,7 @@ func (s *Server) postRecognition(c echo.Context) error {
 	var failed *scoring.Error
 	if rec, ok := recs["photo"]; ok && len(recs) == 1 {
 		// The CONTRACT shape: one photo, one recognition.
-		resp := RecognitionResponse{Recognition: rec, Versions: s.versions()}
+		resp := RecognitionResponse{Recognition: rec, Versions: withTileSet(c, s.versions())}
 		if c.QueryParam("overlay") == "png" && rec.OK {
 			if resp.Overlay, err = s.overlay(c.Request().Context(), u.photos["photo"], rec); err != nil {
 				return err
@@ -272,7 +275,7 @@ func (s *Server) postRecognition(c echo.Context) error {
 		out = resp
 		failed = recFailure(rec)
 	} else {
-		pr := PartsResponse{ID: u.fields["id"], OK: true, Parts: recs, Hand: combineParts(recs), Versions: s.versions()}
+		pr := PartsResponse{ID: u.fields["id"], OK: true, Parts: recs, Hand: combineParts(recs), Versions: withTileSet(c, s.versions())}
 		for _, name := range photoParts {
 			if rec, ok := recs[name]; ok && failed == nil {
 				if failed = recFailure(rec); failed != nil {
@@ -376,6 +379,9 @@ func (s *Server) postSnapAndScore(c echo.Context) error {
 	if p := checkRules(&sit); p != nil {
 		return p
 	}
+	if err := s.useTileSet(c, u); err != nil {
+		return err
+	}
 	recs, err := s.recognizeAll(c, u)
 	if err != nil {
 		return err
@@ -392,7 +398,7 @@ func (s *Server) postSnapAndScore(c echo.Context) error {
 			return err
 		}
 	}
-	out.Versions = s.scoreVersions(req, &out.Result)
+	out.Versions = withTileSet(c, s.scoreVersions(req, &out.Result))
 	return c.JSON(http.StatusOK, out)
 }
 

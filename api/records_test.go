@@ -45,7 +45,6 @@ type tournamentService struct {
 	stop  func()
 }
 
-
 func startTournament(t *testing.T, c referee.Config) *tournamentService {
 	t.Helper()
 	logs := &syncBuffer{}

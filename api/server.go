@@ -54,6 +54,7 @@ type Server struct {
 	// bytes is the BytesInFlight budget, pixels the DecodeMegapixels one.
 	bytes  *byteBudget
 	pixels *semaphore.Weighted
+	sets   *tileSets // nil until UseTileSets
 }
 
 // New builds the service; it does not listen.
@@ -112,6 +113,10 @@ func (s *Server) routeList() []route {
 		{http.MethodPost, "/v1/verify", s.postVerify, nil},
 		{http.MethodPost, "/v1/recognitions", s.postRecognition, upload},
 		{http.MethodPost, "/v1/snap-and-score", s.postSnapAndScore, upload},
+		{http.MethodPost, "/v1/tile-sets", s.postTileSet, upload},
+		{http.MethodGet, "/v1/tile-sets", s.listTileSets, nil},
+		{http.MethodGet, "/v1/tile-sets/:id", s.getTileSet, nil},
+		{http.MethodPost, "/v1/tile-sets/:id/photos", s.postTileSetPhotos, upload},
 		{http.MethodGet, "/", s.getIndex, nil},
 		{http.MethodGet, "/web/*", s.getWeb, nil},
 	}
@@ -134,6 +139,10 @@ type Versions struct {
 	Rules   string `json:"rules,omitempty"`
 	RuleSet string `json:"rule_set,omitempty"`
 	Preset  string `json:"preset,omitempty"`
+	// TileSet and TileSetVersion name the player's tile set a photo was
+	// read with, on answers that read one with it.
+	TileSet        string `json:"tile_set,omitempty"`
+	TileSetVersion int    `json:"tile_set_version,omitempty"`
 }
 
 func (s *Server) versions() Versions {
@@ -176,7 +185,7 @@ func securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 
 // formRoutes take multipart forms (the photo uploads); every other route
 // that takes a body takes JSON.
-var formRoutes = map[string]bool{"/v1/recognitions": true, "/v1/snap-and-score": true}
+var formRoutes = map[string]bool{"/v1/recognitions": true, "/v1/snap-and-score": true, "/v1/tile-sets": true, "/v1/tile-sets/:id/photos": true}
 
 // requireJSON refuses a body that is not declared as JSON on a JSON route
 // with 415, before anything reads it. This also keeps other sites' plain

@@ -22,6 +22,8 @@ type dialect struct {
 	// setupAppendOnly does the same for table_setups, photosAppendOnly
 	// for referee_photos.
 	setupAppendOnly, photosAppendOnly []string
+	// tileSetsAppendOnly does the same for tile_sets.
+	tileSetsAppendOnly []string
 	// byTable makes a query read ids from the index by table.
 	byTable string
 	// lock serialises migrations between processes ("" when the database
@@ -59,6 +61,12 @@ var sqliteDialect = dialect{
 		 BEGIN SELECT RAISE(ABORT, 'referee records are append-only'); END`,
 		`CREATE TRIGGER referee_photos_no_delete BEFORE DELETE ON referee_photos
 		 BEGIN SELECT RAISE(ABORT, 'referee records are append-only'); END`,
+	},
+	tileSetsAppendOnly: []string{
+		`CREATE TRIGGER tile_sets_no_update BEFORE UPDATE ON tile_sets
+		 BEGIN SELECT RAISE(ABORT, 'tile sets are append-only: add a new version'); END`,
+		`CREATE TRIGGER tile_sets_no_delete BEFORE DELETE ON tile_sets
+		 BEGIN SELECT RAISE(ABORT, 'tile sets are append-only: add a new version'); END`,
 	},
 	allowUpdates: func(table string) []string { return []string{`DROP TRIGGER ` + table + `_no_update`} },
 	forbidUpdates: func(table string) []string {
@@ -98,6 +106,14 @@ var postgresDialect = dialect{
 		 FOR EACH ROW EXECUTE FUNCTION referee_append_only()`,
 		`CREATE TRIGGER referee_photos_no_truncate BEFORE TRUNCATE ON referee_photos
 		 FOR EACH STATEMENT EXECUTE FUNCTION referee_append_only()`,
+	},
+	tileSetsAppendOnly: []string{
+		`CREATE FUNCTION tile_sets_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+		 BEGIN RAISE EXCEPTION 'tile sets are append-only: add a new version'; END $$`,
+		`CREATE TRIGGER tile_sets_no_change BEFORE UPDATE OR DELETE ON tile_sets
+		 FOR EACH ROW EXECUTE FUNCTION tile_sets_append_only()`,
+		`CREATE TRIGGER tile_sets_no_truncate BEFORE TRUNCATE ON tile_sets
+		 FOR EACH STATEMENT EXECUTE FUNCTION tile_sets_append_only()`,
 	},
 	lock:      `SELECT pg_advisory_xact_lock(7274726566)`,
 	setupLock: `SELECT pg_advisory_xact_lock(7274726567)`,
@@ -195,6 +211,30 @@ var migrations = []migration{
 			)`,
 		}, d.photosAppendOnly...)
 	}, seal},
+	{6, "players' tile sets", func(d dialect) []string {
+		return append([]string{
+			// One row per version of a set; the newest is in force. The
+			// bank comes last in its row, so reading a set's summary never
+			// reads through the bank's bytes (see step 5).
+			`CREATE TABLE tile_sets (
+				id ` + d.id + `,
+				set_id TEXT NOT NULL,
+				version INTEGER NOT NULL,
+				at_us BIGINT NOT NULL,
+				name TEXT NOT NULL DEFAULT '',
+				codes TEXT NOT NULL DEFAULT '',
+				tiles INTEGER NOT NULL DEFAULT 0,
+				photos INTEGER NOT NULL DEFAULT 0,
+				engine_version TEXT NOT NULL DEFAULT '',
+				model_version TEXT NOT NULL DEFAULT '',
+				bank_sha256 TEXT NOT NULL,
+				bank_size BIGINT NOT NULL,
+				digest TEXT NOT NULL,
+				bank ` + d.blob + ` NOT NULL,
+				UNIQUE (set_id, version)
+			)`,
+		}, d.tileSetsAppendOnly...)
+	}, nil},
 }
 
 // migrate brings the schema up to date, each step in its own transaction.

@@ -176,17 +176,34 @@ func (v visionRecognizer) Recognize(ctx context.Context, photo []byte) (*vision.
 	return v.RecognizeContext(ctx, photo)
 }
 
-// mountTournament turns on the tournament routes (games, standings, the
-// referee record, table cameras) when the staff tokens are set. With
-// neither token set they stay off and the rest of the service runs.
+// TeachSet and WithSet let the service learn players' tile sets.
+func (v visionRecognizer) TeachSet(base *vision.Bank, photos []vision.LabelledPhoto) (*vision.Bank, error) {
+	return vision.Teach(v.Recognizer, base, photos)
+}
+
+func (v visionRecognizer) WithSet(b *vision.Bank) api.Recognizer {
+	return visionRecognizer{v.Recognizer.WithBank(b)}
+}
+
+// mountTournament opens the referee record when the tournament routes are
+// on (the staff tokens are set) or the record is named
+// (MJSCAN_REFEREE_DB, MJSCAN_REFEREE_DSN), and keeps players' tile sets
+// in it. The tournament routes turn on with the tokens; with neither
+// token nor record set, both stay off and the rest of the service runs.
 func mountTournament(srv *api.Server, getenv func(string) string, logger *log.Logger) (func(), error) {
-	if getenv(api.EnvRefereeToken) == "" && getenv(api.EnvOrganizerToken) == "" {
+	tournament := getenv(api.EnvRefereeToken) != "" || getenv(api.EnvOrganizerToken) != ""
+	named := getenv(referee.EnvSQLitePath) != "" || getenv(referee.EnvPostgresDSN) != ""
+	if !tournament && !named {
 		logger.Printf("tournament routes off: set %s and %s to turn them on", api.EnvRefereeToken, api.EnvOrganizerToken)
+		logger.Printf("tile sets off: set %s (a SQLite file) or %s to keep players' tile sets", referee.EnvSQLitePath, referee.EnvPostgresDSN)
 		return nil, nil
 	}
-	tcfg, err := api.LoadTournamentConfig(getenv)
-	if err != nil {
-		return nil, err
+	var tcfg api.TournamentConfig
+	if tournament {
+		var err error
+		if tcfg, err = api.LoadTournamentConfig(getenv); err != nil {
+			return nil, err
+		}
 	}
 	rcfg, err := referee.LoadConfig(getenv)
 	if err != nil {
@@ -204,14 +221,23 @@ func mountTournament(srv *api.Server, getenv func(string) string, logger *log.Lo
 	if err != nil {
 		return nil, err
 	}
-	if err := srv.MountTournament(tcfg, store); err != nil {
-		store.Close()
-		return nil, err
-	}
 	where := "SQLite " + rcfg.SQLitePath
 	if rcfg.PostgresDSN != "" {
 		where = "PostgreSQL (" + referee.EnvPostgresDSN + ")"
 	}
-	logger.Printf("tournament routes on; referee record in %s", where)
+	if tournament {
+		if err := srv.MountTournament(tcfg, store); err != nil {
+			store.Close()
+			return nil, err
+		}
+		logger.Printf("tournament routes on; referee record in %s", where)
+	} else {
+		logger.Printf("tournament routes off: set %s and %s to turn them on", api.EnvRefereeToken, api.EnvOrganizerToken)
+	}
+	if err := srv.UseTileSets(store, tcfg.OrganizerToken); err != nil {
+		store.Close()
+		return nil, err
+	}
+	logger.Printf("tile sets kept in %s", where)
 	return func() { store.Close() }, nil
 }

@@ -386,3 +386,47 @@ func TestServeTournamentRoutes(t *testing.T) {
 		t.Errorf("the error should name the missing variable:\n%s", log.String())
 	}
 }
+
+// TestServeTileSets: with the referee record named and no staff tokens,
+// serve keeps players' tile sets in it (an unknown set is a 404, not
+// 503) while the tournament routes stay off; with the tokens on as well,
+// the organiser may list the sets. With nothing named, tile sets are off.
+func TestServeTileSets(t *testing.T) {
+	status := func(url, token string) int {
+		req, _ := http.NewRequest(http.MethodGet, url, nil)
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	unknown := "/v1/tile-sets/ts_" + strings.Repeat("0", 32)
+	apiURL, _ := startServe(t, map[string]string{"MJSCAN_REFEREE_DB": filepath.Join(t.TempDir(), "referee.db")})
+	if code := status(apiURL+unknown, ""); code != http.StatusNotFound {
+		t.Errorf("an unknown set with the record named: %d, want 404", code)
+	}
+	if code := status(apiURL+"/v1/standings", ""); code != http.StatusNotFound {
+		t.Errorf("standings without tokens: %d, want 404 (tournament routes off)", code)
+	}
+	if code := status(apiURL+"/v1/tile-sets", "organizer-token-0123456789"); code != http.StatusForbidden {
+		t.Errorf("listing without tournament tokens: %d, want 403", code)
+	}
+
+	apiURL, _ = startServe(t, map[string]string{
+		"MJSCAN_REFEREE_TOKEN":   "referee-token-0123456789",
+		"MJSCAN_ORGANIZER_TOKEN": "organizer-token-0123456789",
+		"MJSCAN_REFEREE_DB":      filepath.Join(t.TempDir(), "referee.db"),
+	})
+	if code := status(apiURL+"/v1/tile-sets", "organizer-token-0123456789"); code != http.StatusOK {
+		t.Errorf("listing with the organiser token: %d, want 200", code)
+	}
+
+	apiURL, _ = startServe(t, nil)
+	if code := status(apiURL+unknown, ""); code != http.StatusServiceUnavailable {
+		t.Errorf("tile sets with no record named: %d, want 503", code)
+	}
+}
