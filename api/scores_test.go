@@ -266,18 +266,18 @@ func TestVerifyLowerReading(t *testing.T) {
 	if !res.OK || len(alts) < 2 {
 		t.Fatalf("want a scoring hand with several readings, got ok=%v %d readings: %+v", res.OK, len(alts), res.Error)
 	}
-	var lower map[string]any
+	var lower *scoring.Worth
 	for _, a := range alts {
-		if c, _ := a["chosen"].(bool); !c && a["han"] != nil {
-			lower = a
+		if !a.Chosen && a.Worth.Han != nil {
+			lower = &a.Worth
 			break
 		}
 	}
 	if lower == nil {
 		t.Fatalf("no other reading in %v", alts)
 	}
-	claim := fmt.Sprintf(`{"han":%v,"fu":%v}`, lower["han"], lower["fu"])
-	if fmt.Sprint(lower["han"]) == fmt.Sprint(res.Han) && fmt.Sprint(lower["fu"]) == fmt.Sprint(res.Fu) {
+	claim := fmt.Sprintf(`{"han":%v,"fu":%v}`, *lower.Han, *lower.Fu)
+	if *lower.Han == res.Han && *lower.Fu == res.Fu {
 		t.Fatalf("the readings pay alike: pick a hand whose readings differ")
 	}
 	a := postJSON(t, ts.URL+"/v1/verify", `{"request":`+hand+`,"claim":`+claim+`}`)
@@ -315,7 +315,7 @@ func TestVerifyEveryRuleSet(t *testing.T) {
 			for _, m := range []struct {
 				name string
 				v    int
-			}{{"fan", res.Fan}, {"value", res.Value}, {"score", res.Score}, {"han", res.Han}} {
+			}{{"fan", res.Fan}, {"value", valueOf(&res)}, {"score", res.Score}, {"han", res.Han}} {
 				if m.v != 0 {
 					claim += fmt.Sprintf(`,%q:%d`, m.name, m.v)
 				}

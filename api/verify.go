@@ -49,11 +49,12 @@ type Verdict struct {
 	Checks  []Check `json:"checks"`
 	// MatchingReading is a reading other than the chosen one that the claim
 	// matches: the usual mistake is counting a lower-paying arrangement.
-	MatchingReading map[string]any   `json:"matching_reading,omitempty"`
-	HighestReading  map[string]any   `json:"highest_reading,omitempty"`
-	Alternatives    []map[string]any `json:"alternatives"`
-	Result          scoring.Result   `json:"result"`
-	Versions        Versions         `json:"versions"`
+	// Each reading is shown as the rule set's breakdown lists it.
+	MatchingReading any            `json:"matching_reading,omitempty"`
+	HighestReading  any            `json:"highest_reading,omitempty"`
+	Alternatives    []any          `json:"alternatives"`
+	Result          scoring.Result `json:"result"`
+	Versions        Versions       `json:"versions"`
 }
 
 func (s *Server) postVerify(c echo.Context) error {
@@ -91,34 +92,47 @@ func (s *Server) postVerify(c echo.Context) error {
 type claimField struct {
 	name    string
 	claimed any
-	// computed reads the field from the result; alt reads it from one
-	// reading of the breakdown (nil when readings do not carry it).
+	// computed reads the field from the result; alt reads it from what
+	// one reading is worth (nil when readings never carry it, and a nil
+	// answer when this rule set's readings do not).
 	computed func(*scoring.Result) any
-	alt      string
+	alt      func(*scoring.Worth) *int
 }
 
 func (cl *Claim) fields() []claimField {
 	var out []claimField
-	num := func(name string, v *int, get func(*scoring.Result) int, alt string) {
+	num := func(name string, v *int, get func(*scoring.Result) int, alt func(*scoring.Worth) *int) {
 		if v != nil {
 			out = append(out, claimField{name, *v, func(r *scoring.Result) any { return get(r) }, alt})
 		}
 	}
-	num("points", cl.Points, func(r *scoring.Result) int { return r.Points.Total }, "total")
-	num("han", cl.Han, func(r *scoring.Result) int { return r.Han }, "han")
-	num("fu", cl.Fu, func(r *scoring.Result) int { return r.Fu }, "fu")
-	num("yakuman", cl.Yakuman, func(r *scoring.Result) int { return r.Yakuman }, "yakuman")
-	num("fan", cl.Fan, func(r *scoring.Result) int { return r.Fan }, "fan")
-	num("value", cl.Value, func(r *scoring.Result) int { return r.Value }, "value")
-	num("score", cl.Score, func(r *scoring.Result) int { return r.Score }, "score")
+	num("points", cl.Points, func(r *scoring.Result) int { return r.Points.Total }, func(w *scoring.Worth) *int { return w.Points })
+	num("han", cl.Han, func(r *scoring.Result) int { return r.Han }, func(w *scoring.Worth) *int { return w.Han })
+	num("fu", cl.Fu, func(r *scoring.Result) int { return r.Fu }, func(w *scoring.Worth) *int { return w.Fu })
+	num("yakuman", cl.Yakuman, func(r *scoring.Result) int { return r.Yakuman }, func(w *scoring.Worth) *int { return w.Yakuman })
+	num("fan", cl.Fan, func(r *scoring.Result) int { return r.Fan }, nil)
+	num("value", cl.Value, func(r *scoring.Result) int { return valueOf(r) }, func(w *scoring.Worth) *int { return w.Value })
+	num("score", cl.Score, func(r *scoring.Result) int { return r.Score }, func(w *scoring.Worth) *int { return w.Score })
 	if cl.Limit != nil {
-		out = append(out, claimField{"limit", *cl.Limit, func(r *scoring.Result) any { return r.Limit }, ""})
+		out = append(out, claimField{"limit", *cl.Limit, func(r *scoring.Result) any { return r.Limit }, nil})
 	}
 	return out
 }
 
+// valueOf is a result's value, 0 in a rule set that counts none.
+func valueOf(r *scoring.Result) int {
+	if r.Value == nil {
+		return 0
+	}
+	return *r.Value
+}
+
 func verdict(req *scoring.Request, cl *Claim, res *scoring.Result, v Versions) *Verdict {
-	out := &Verdict{Agree: true, Result: *res, Versions: v, Alternatives: []map[string]any{}}
+	out := &Verdict{Agree: true, Result: *res, Versions: v, Alternatives: []any{}}
+	alts := readings(res)
+	for _, a := range alts {
+		out.Alternatives = append(out.Alternatives, a.Shown)
+	}
 	for _, f := range cl.fields() {
 		got := f.computed(res)
 		ok := fmt.Sprint(got) == fmt.Sprint(f.claimed)
@@ -135,13 +149,11 @@ func verdict(req *scoring.Request, cl *Claim, res *scoring.Result, v Versions) *
 			msg = res.Error.Message
 		}
 		out.Summary = fmt.Sprintf("Disagree: under %s this hand does not score: %s.", req.Rules, strings.TrimSuffix(msg, "."))
-		out.Alternatives = readings(res)
 		return out
 	}
-	out.Alternatives = readings(res)
-	for _, a := range out.Alternatives {
-		if chosen, _ := a["chosen"].(bool); chosen {
-			out.HighestReading = a
+	for _, a := range alts {
+		if a.Chosen {
+			out.HighestReading = a.Shown
 		}
 	}
 	if out.Agree {
@@ -155,52 +167,42 @@ func verdict(req *scoring.Request, cl *Claim, res *scoring.Result, v Versions) *
 		}
 	}
 	out.Summary = fmt.Sprintf("Disagree: %s. The hand is worth %s.", strings.Join(wrong, "; "), describe(res))
-	if m := matchReading(cl, out.Alternatives); m != nil {
-		out.MatchingReading = m
-		out.Summary += fmt.Sprintf(" The claim matches another reading of the hand (%v); the reading that pays most counts.", m["arrangement"])
+	if m := matchReading(cl, alts); m != nil {
+		out.MatchingReading = m.Shown
+		out.Summary += fmt.Sprintf(" The claim matches another reading of the hand (%s); the reading that pays most counts.", m.Arrangement)
 	}
 	return out
 }
 
-// readings lists the readings an engine's breakdown reports under
-// "alternatives", whatever the rule set's own fields are.
-func readings(res *scoring.Result) []map[string]any {
-	out := []map[string]any{}
-	if res.Breakdown == nil {
-		return out
+// readings lists the readings the rule set weighed for the result, when
+// its breakdown lists them.
+func readings(res *scoring.Result) []scoring.Alternative {
+	if w, ok := res.Breakdown.(scoring.Weighed); ok {
+		return w.Readings()
 	}
-	raw, err := json.Marshal(res.Breakdown)
-	if err != nil {
-		return out
-	}
-	var b struct {
-		Alternatives []map[string]any `json:"alternatives"`
-	}
-	if json.Unmarshal(raw, &b) == nil && b.Alternatives != nil {
-		out = b.Alternatives
-	}
-	return out
+	return nil
 }
 
 // matchReading finds a reading that is not the chosen one and agrees with
 // every claimed field it carries.
-func matchReading(cl *Claim, alts []map[string]any) map[string]any {
+func matchReading(cl *Claim, alts []scoring.Alternative) *scoring.Alternative {
 	fields := cl.fields()
-	for _, a := range alts {
-		if chosen, _ := a["chosen"].(bool); chosen {
+	for i := range alts {
+		a := &alts[i]
+		if a.Chosen {
 			continue
 		}
 		matched, all := 0, true
 		for _, f := range fields {
-			if f.alt == "" {
+			if f.alt == nil {
 				continue
 			}
-			got, ok := a[f.alt]
-			if !ok {
+			got := f.alt(&a.Worth)
+			if got == nil {
 				continue
 			}
 			matched++
-			if fmt.Sprint(got) != fmt.Sprint(f.claimed) {
+			if fmt.Sprint(*got) != fmt.Sprint(f.claimed) {
 				all = false
 			}
 		}
@@ -226,8 +228,8 @@ func describe(r *scoring.Result) string {
 	if r.Fan > 0 {
 		parts = append(parts, fmt.Sprintf("%d fan", r.Fan))
 	}
-	if r.Value > 0 {
-		parts = append(parts, fmt.Sprintf("value %d", r.Value))
+	if v := valueOf(r); v > 0 {
+		parts = append(parts, fmt.Sprintf("value %d", v))
 	}
 	if r.Score > 0 {
 		parts = append(parts, fmt.Sprintf("score %d", r.Score))

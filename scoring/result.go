@@ -47,8 +47,11 @@ type Result struct {
 	Fan  int   `json:"fan"`
 	Fans []Fan `json:"fans"`
 
-	// Zung Jung, WSM, American: the hand's value; classical, Vietnamese: score.
-	Value    int       `json:"value,omitempty"`
+	// Value is the hand's value in the rule sets that count one (Zung
+	// Jung, WSM, American), nil in the others. A hand below the minimum
+	// still carries it, as an MCR hand carries its fan.
+	Value *int `json:"value,omitempty"`
+	// Score is the hand's score in classical and Vietnamese.
 	Score    int       `json:"score,omitempty"`
 	Patterns []Pattern `json:"patterns,omitempty"`
 
@@ -108,15 +111,4 @@ type Payment struct {
 // Fail builds a failed Result for a request.
 func Fail(r *Request, e *Error) Result {
 	return Result{ID: r.ID, OK: false, Rules: r.Rules, Error: e}
-}
-
-// Engine scores hand requests under one rule set.
-type Engine interface {
-	// Name is the CONTRACT rules value, such as "riichi".
-	Name() string
-	// Presets lists the preset names the engine accepts ("" is the default).
-	Presets() []string
-	// Score scores one request. It never panics on bad input: every
-	// problem comes back as a Result with ok false.
-	Score(r *Request) Result
 }

@@ -283,8 +283,8 @@ func describe(res *scoring.Result) string {
 		return fmt.Sprintf("%s, %d in all", s, res.Points.Total)
 	case res.Fan > 0:
 		return fmt.Sprintf("%d fan", res.Fan)
-	case res.Value > 0:
-		return fmt.Sprintf("%d points, %d in all", res.Value, res.Points.Total)
+	case res.Value != nil && *res.Value > 0:
+		return fmt.Sprintf("%d points, %d in all", *res.Value, res.Points.Total)
 	}
 	return fmt.Sprintf("%d in all", res.Points.Total)
 }

@@ -80,8 +80,8 @@ func renderResult(req *scoring.Request, res *scoring.Result) string {
 	if res.Fan > 0 {
 		fmt.Fprintf(&b, "\nTotal: %d fan\n", res.Fan)
 	}
-	if res.Value > 0 {
-		fmt.Fprintf(&b, "\nHand value: %d\n", res.Value)
+	if res.Value != nil && *res.Value > 0 {
+		fmt.Fprintf(&b, "\nHand value: %d\n", *res.Value)
 	}
 	if res.Score > 0 {
 		fmt.Fprintf(&b, "\nHand score: %d\n", res.Score)

@@ -94,35 +94,6 @@ func LoadFile(path string) ([]Case, error) {
 	return out, nil
 }
 
-// Prepared is a corpus hand parsed beforehand with its rules, so that a
-// benchmark measures scoring alone.
-type Prepared[R any] struct {
-	Hand  *scoring.Hand
-	Rules R
-}
-
-// Prepare loads a corpus and parses every request, resolving its rules
-// with rulesFor.
-func Prepare[R any](name string, rulesFor func(*scoring.Request) (R, *scoring.Error)) ([]Prepared[R], error) {
-	cases, err := Load(name)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Prepared[R], 0, len(cases))
-	for _, c := range cases {
-		rules, e := rulesFor(&c.Request)
-		if e != nil {
-			return nil, fmt.Errorf("%s: %v", c.Request.ID, e)
-		}
-		h, e := scoring.ParseHand(&c.Request)
-		if e != nil {
-			return nil, fmt.Errorf("%s: %v", c.Request.ID, e)
-		}
-		out = append(out, Prepared[R]{h, rules})
-	}
-	return out, nil
-}
-
 // ReadLines reads a JSON-lines file into values of T, naming the line of
 // any that does not decode. Blank lines are skipped.
 func ReadLines[T any](path string) ([]T, error) {

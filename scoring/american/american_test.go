@@ -22,7 +22,7 @@ func req(hand, win string, tsumo bool, melds ...string) *scoring.Request {
 
 func score(t *testing.T, r *scoring.Request) (scoring.Result, *american.Breakdown) {
 	t.Helper()
-	res := american.New().Score(r)
+	res := american.American.Score(r)
 	b, _ := res.Breakdown.(*american.Breakdown)
 	return res, b
 }
@@ -33,9 +33,9 @@ func wantValue(t *testing.T, r *scoring.Request, line string, value, total int, 
 	if !res.OK {
 		t.Fatalf("hand %s: want %s worth %d, got error %v", r.Hand, line, value, res.Error)
 	}
-	if b.CardHand != line || res.Value != value || res.Points.Total != total || b.Jokers != jokers {
+	if b.CardHand != line || valueOf(res) != value || res.Points.Total != total || b.Jokers != jokers {
 		t.Fatalf("hand %s: want %s value %d total %d jokers %d, got %s value %d total %d jokers %d",
-			r.Hand, line, value, total, jokers, b.CardHand, res.Value, res.Points.Total, b.Jokers)
+			r.Hand, line, value, total, jokers, b.CardHand, valueOf(res), res.Points.Total, b.Jokers)
 	}
 	return b
 }
@@ -82,7 +82,7 @@ func TestDistinctSuits(t *testing.T) {
 // Self-drawn: each of the three pays double (6 × value).
 func TestSelfDrawnPayments(t *testing.T) {
 	res, _ := score(t, req("2222m13m55z9j9j1234f", "3m", true))
-	if !res.OK || res.Value != 30 || res.Points.Total != 180 || len(res.Points.Payments) != 3 {
+	if !res.OK || valueOf(res) != 30 || res.Points.Total != 180 || len(res.Points.Payments) != 3 {
 		t.Fatalf("got %+v", res)
 	}
 	for _, p := range res.Points.Payments {
@@ -97,7 +97,7 @@ func TestDiscardPayments(t *testing.T) {
 	r := req("13m5555z1234f", "3m", false, "2222m:minkan")
 	r.Extra = &scoring.RequestExt{Discarder: "W"}
 	res, _ := score(t, r)
-	if !res.OK || res.Value != 60 || res.Points.Total != 240 {
+	if !res.OK || valueOf(res) != 60 || res.Points.Total != 240 {
 		t.Fatalf("got %+v", res)
 	}
 	p := res.Points.Payments
@@ -242,7 +242,7 @@ func FuzzParseCard(f *testing.F) {
 		var doc map[string]any
 		if json.Unmarshal(data, &doc) == nil {
 			r.Options["card"] = doc
-			american.New().Score(r)
+			american.American.Score(r)
 		}
 	})
 }
@@ -257,4 +257,12 @@ func FuzzParseToken(f *testing.F) {
 			t.Fatalf("token %q read back as %q", s, tok.Text)
 		}
 	})
+}
+
+// valueOf is a result's value, 0 when it carries none.
+func valueOf(res scoring.Result) int {
+	if res.Value == nil {
+		return 0
+	}
+	return *res.Value
 }

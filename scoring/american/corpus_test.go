@@ -10,7 +10,7 @@ import (
 // TestAmericanCorpus runs every case of the shared American corpus (the
 // seed's four 2013 hands on the sample card); every case must agree.
 func TestAmericanCorpus(t *testing.T) {
-	corpus.Check(t, "american_public.jsonl", 1, american.New().Score, nil)
+	corpus.Check(t, "american_public.jsonl", 1, american.American.Score, nil)
 }
 
 // BenchmarkAmericanCorpus matches every public American case against the
@@ -20,7 +20,7 @@ func BenchmarkAmericanCorpus(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	e := american.New()
+	e := american.American
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		e.Score(&cases[i%len(cases)].Request)

@@ -7,14 +7,46 @@ import (
 	"mjscan/scoring"
 )
 
-// Engine scores "american" requests against a card.
-type Engine struct{}
+// American is American mahjong ("american"): one preset, the card chosen
+// with option "card".
+var American = scoring.NewEngine(scoring.RuleSet[Rules, win]{
+	Name: "american", Presets: scoring.Presets[Rules]{"default": {}}, Default: "default", Options: []string{"card"},
+	WithOptions: Rules.WithOptions, Read: read, Score: score,
+})
 
-// New returns the American engine.
-func New() Engine { return Engine{} }
+// Rules is the card a hand is matched against.
+type Rules struct {
+	Card *Card
+}
 
-func (Engine) Name() string      { return "american" }
-func (Engine) Presets() []string { return []string{"default"} }
+// WithOptions reads option "card" (DefaultCard when absent).
+func (rules Rules) WithOptions(opts map[string]any) (Rules, *scoring.Error) {
+	c, err := cardFor(opts)
+	if err != nil {
+		return rules, scoring.Errorf(scoring.CodeBadRequest, "%v", err)
+	}
+	rules.Card = c
+	return rules, nil
+}
+
+// win is a request as American reads it: the hand, and the seat of the
+// discarder when the request names it (extra.discarder).
+type win struct {
+	hand      *scoring.Hand
+	discarder string
+}
+
+func read(r *scoring.Request) (win, *scoring.Error) {
+	h, err := scoring.ParseHand(r)
+	if err != nil {
+		return win{}, err
+	}
+	w := win{hand: h}
+	if r.Extra != nil {
+		w.discarder = r.Extra.Discarder
+	}
+	return w, nil
+}
 
 // Breakdown explains an American result.
 type Breakdown struct {
@@ -50,25 +82,12 @@ const (
 	maxJokersInGame = 8
 )
 
-// Score scores one CONTRACT request.
-func (Engine) Score(r *scoring.Request) scoring.Result {
-	if r.Preset != "" && r.Preset != "default" {
-		return scoring.Fail(r, scoring.Errorf(scoring.CodeBadRequest, "unknown american preset %q: the card is chosen with option \"card\"", r.Preset))
-	}
-	card, cerr := cardFor(r.Options)
-	if cerr != nil {
-		return scoring.Fail(r, scoring.Errorf(scoring.CodeBadRequest, "%v", cerr))
-	}
-	h, err := scoring.ParseHand(r)
-	if err != nil {
-		return scoring.Fail(r, err)
-	}
-	res := Score(h, card)
-	res.ID, res.Rules, res.Preset = r.ID, r.Rules, "default"
-	if res.OK && r.Extra != nil && r.Extra.Discarder != "" && !h.Tsumo {
+func score(w win, rules *Rules) scoring.Result {
+	res := Score(w.hand, rules.Card)
+	if res.OK && w.discarder != "" && !w.hand.Tsumo {
 		for i := range res.Points.Payments {
 			if res.Points.Payments[i].From == "discarder" {
-				res.Points.Payments[i].From = r.Extra.Discarder
+				res.Points.Payments[i].From = w.discarder
 			}
 		}
 	}
@@ -123,7 +142,7 @@ func Score(h *scoring.Hand, card *Card) scoring.Result {
 			b.AlsoFits = append(b.AlsoFits, id)
 		}
 	}
-	res := scoring.Result{OK: true, Value: value, Breakdown: b}
+	res := scoring.Result{OK: true, Value: &value, Breakdown: b}
 	res.Patterns = append(res.Patterns, scoring.Pattern{Name: "card hand " + l.ID, Points: l.Value, Detail: l.String()})
 	if b.JokerlessDouble {
 		res.Patterns = append(res.Patterns, scoring.Pattern{Name: "jokerless", Doubles: 1, Detail: "no jokers at the moment of winning"})

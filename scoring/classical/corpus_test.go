@@ -14,7 +14,7 @@ import (
 // 000's table); every case must agree on the compared fields, and on the
 // base points, doubles and limit hands the corpus also records.
 func TestClassicalCorpus(t *testing.T) {
-	corpus.Check(t, "classical_public.jsonl", 1, classical.New().Score, func(c *corpus.Case, res scoring.Result) []string {
+	corpus.Check(t, "classical_public.jsonl", 1, classical.Classical.Score, func(c *corpus.Case, res scoring.Result) []string {
 		return DetailDiffs(c.Expect, res)
 	})
 }
@@ -59,7 +59,7 @@ func BenchmarkClassicalCorpus(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	e := classical.New()
+	e := classical.Classical
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		e.Score(&cases[i%len(cases)].Request)

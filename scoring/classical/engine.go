@@ -6,62 +6,57 @@ import (
 	"mjscan/scoring"
 )
 
-// Engine scores "classical" requests.
-type Engine struct{}
+// Classical is Chinese Classical mahjong ("classical").
+var Classical = scoring.NewEngine(scoring.RuleSet[Rules, Win]{
+	Name: "classical", Presets: Presets, Default: "default", Options: options,
+	WithOptions: Rules.WithOptions, Read: Read, Score: Score,
+})
 
-// New returns the Chinese Classical engine.
-func New() Engine { return Engine{} }
-
-func (Engine) Name() string      { return "classical" }
-func (Engine) Presets() []string { return Presets.Names() }
-
-// Score scores one CONTRACT request: the winner's hand, and the whole
-// table when extra.players holds the losers' hands.
-func (Engine) Score(r *scoring.Request) scoring.Result {
-	rules, err := RulesFor(r)
-	if err != nil {
-		return scoring.Fail(r, err)
-	}
-	h, err := scoring.ParseHand(r)
-	if err != nil {
-		return scoring.Fail(r, err)
-	}
-	var players []scoring.Request
-	if r.Extra != nil {
-		players = r.Extra.Players
-	}
-	res := Score(h, &rules, RoundWindGiven(r), players)
-	res.ID, res.Rules, res.Preset = r.ID, r.Rules, rules.Name
-	return res
+// Win is a request as the classical table reads it: the winner's hand,
+// whether the round wind is played (seed 000 says some classical games had
+// none, and then the round-wind items are ignored, CLASSICAL.md §1), and
+// the losers' hands for the whole-table settlement (extra.players; may be
+// empty).
+type Win struct {
+	Hand      *scoring.Hand
+	RoundWind bool
+	Players   []scoring.Request
 }
 
-// RoundWindGiven reports whether the request names a round wind: seed 000
-// says some classical games had none, and then the round-wind items are
-// ignored (CLASSICAL.md §1).
-func RoundWindGiven(r *scoring.Request) bool { return r.RoundWind != "" }
+// Read reads a classical request.
+func Read(r *scoring.Request) (Win, *scoring.Error) {
+	h, err := scoring.ParseHand(r)
+	if err != nil {
+		return Win{}, err
+	}
+	w := Win{Hand: h, RoundWind: r.RoundWind != ""}
+	if r.Extra != nil {
+		w.Players = r.Extra.Players
+	}
+	return w, nil
+}
 
-// Score scores a parsed winning hand under rules. round says whether the
-// round wind is played. players are the losers' hands (may be empty) for
-// the whole-table settlement.
-func Score(h *scoring.Hand, rules *Rules, round bool, players []scoring.Request) scoring.Result {
-	f := &facts{h: h, rules: rules, round: round, waits: map[waitKey]int{}, dealer: h.Dealer()}
+// Score scores a read winning hand under rules: the reading that scores
+// most, and the settlement when the losers' hands are given.
+func Score(w Win, rules *Rules) scoring.Result {
+	h := w.Hand
+	f := &facts{h: h, rules: rules, round: w.RoundWind, waits: map[waitKey]int{}, dealer: h.Dealer()}
 	in, err := f.check()
 	if err != nil {
 		return scoring.Result{Error: err}
 	}
 	f.bonus = in.bonus
 	var table []loser
-	if len(players) > 0 {
+	if len(w.Players) > 0 {
 		if rules.WinnerOnly {
 			return scoring.Result{Error: scoring.Errorf(scoring.CodeBadRequest,
 				"this rule set scores only the winner's hand (seed 000): leave extra.players empty")}
 		}
-		if table, err = f.losers(players, in); err != nil {
+		if table, err = f.losers(w.Players, in); err != nil {
 			return scoring.Result{Error: err}
 		}
 	}
-	var all []eval
-	best := -1
+	best := scoring.Best[eval]{Better: better}
 	refused := 0
 	f.arrangements(in, rules.Jokers, func(a arrangement) {
 		for _, r := range f.readings(&a) {
@@ -70,16 +65,14 @@ func Score(h *scoring.Hand, rules *Rules, round bool, players []scoring.Request)
 				continue
 			}
 			e := f.evaluate(r)
-			all = append(all, e)
-			if best < 0 || better(&e, &all[best]) {
-				best = len(all) - 1
-			}
+			best.Add(&e)
 		}
 	})
-	if best < 0 {
+	e := best.Chosen()
+	if e == nil {
 		return scoring.Result{Error: f.whyNot(in, refused)}
 	}
-	return f.result(&all[best], all, table)
+	return f.result(e, best.All(), table)
 }
 
 // input is the validated hand: natural tiles, wilds, bonus tiles, and the

@@ -68,7 +68,7 @@ type want struct {
 
 func check(t *testing.T, name string, r *scoring.Request, w want) *classical.Breakdown {
 	t.Helper()
-	res := classical.New().Score(r)
+	res := classical.Classical.Score(r)
 	if !res.OK {
 		t.Fatalf("%s: %s: want a win, got %v", name, r.Hand, res.Error)
 	}
@@ -117,7 +117,7 @@ func contains(l []string, s string) bool {
 
 func fail(t *testing.T, name string, r *scoring.Request, code, msg string) {
 	t.Helper()
-	res := classical.New().Score(r)
+	res := classical.Classical.Score(r)
 	if res.OK || res.Error.Code != code || !strings.Contains(res.Error.Message, msg) {
 		t.Fatalf("%s: want %s containing %q, got ok=%v %v", name, code, msg, res.OK, res.Error)
 	}
@@ -234,7 +234,7 @@ func TestLimitHands(t *testing.T) {
 // wantLimit reads the doubles of a limit hand (not what this test is
 // about) and asks for the limit: score 500, the named limit hand.
 func wantLimit(t *testing.T, r *scoring.Request, name string) want {
-	res := classical.New().Score(r)
+	res := classical.Classical.Score(r)
 	if !res.OK {
 		t.Fatalf("%s: %v", name, res.Error)
 	}
@@ -293,7 +293,7 @@ func TestSettlement(t *testing.T) {
 		{Hand: "555p666p777p1234m", SeatWind: "W"},  // three pungs 12
 		{Hand: "12345678m19s", SeatWind: "N", Flowers: "4f", Melds: []scoring.MeldSpec{{Type: "pon", Tiles: "555z", From: "left"}}}, // (4+4)×4 = 32
 	}}
-	res := classical.New().Score(r)
+	res := classical.Classical.Score(r)
 	if !res.OK {
 		t.Fatal(res.Error)
 	}

@@ -51,6 +51,17 @@ type Alternative struct {
 	Chosen      bool   `json:"chosen,omitempty"`
 }
 
+// Readings lists the readings weighed, with their scores, for a referee
+// (scoring.Weighed).
+func (b *Breakdown) Readings() []scoring.Alternative {
+	out := make([]scoring.Alternative, len(b.Alternatives))
+	for i := range b.Alternatives {
+		a := &b.Alternatives[i]
+		out[i] = scoring.Alternative{Shown: a, Arrangement: a.Arrangement, Chosen: a.Chosen, Worth: scoring.Worth{Score: &a.Score}}
+	}
+	return out
+}
+
 // RulesView shows the rules that were applied.
 type RulesView struct {
 	Preset             string `json:"preset"`

@@ -79,14 +79,8 @@ var Presets = scoring.Presets[Rules]{
 	},
 }
 
-// RulesFor resolves the preset and options of a classical request.
-func RulesFor(r *scoring.Request) (Rules, *scoring.Error) {
-	rules, err := Presets.Lookup("classical", r.Preset)
-	if err != nil {
-		return rules, err
-	}
-	return rules.WithOptions(r.Options)
-}
+// options are the options the classical table reads.
+var options = []string{"discard_win_pung_only", "limits", "limit_value", "bonus_tiles", "robbed_kong_concealed"}
 
 // maxLimit bounds option limit_value so that payments stay far from
 // overflow whatever the doubles.

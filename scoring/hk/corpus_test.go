@@ -13,7 +13,7 @@ import (
 // match on the compared fields (ok, error code, fan), and on raw_faan (the
 // faan before the limit, from our breakdown) where the case gives it.
 func TestHKCorpus(t *testing.T) {
-	corpus.Check(t, "hk_public.jsonl", 15, hk.New().Score, func(c *corpus.Case, res scoring.Result) []string {
+	corpus.Check(t, "hk_public.jsonl", 15, hk.HK.Score, func(c *corpus.Case, res scoring.Result) []string {
 		if raw, ok := c.Expect["raw_faan"].(float64); ok && int(raw) != rawFaan(res) {
 			return []string{"raw_faan: want " + itoa(int(raw)) + ", got " + itoa(rawFaan(res)) + "; fans " + strings.Join(fanNames(res), ", ")}
 		}
@@ -52,7 +52,7 @@ func TestHKReference(t *testing.T) {
 		}
 		req := c.Request
 		req.Options = map[string]any{"min_faan": 0}
-		res := hk.New().Score(&req)
+		res := hk.HK.Score(&req)
 		if why, known := refRequestErrors[req.ID]; known {
 			if res.OK || res.Error.Code != scoring.CodeBadRequest {
 				t.Errorf("%s: expected a bad_request (%s), got %+v", req.ID, why, res)
@@ -82,17 +82,15 @@ func TestHKReference(t *testing.T) {
 	}
 }
 
-// BenchmarkHKCorpus scores the HK corpus hands, parsed beforehand, with
-// no explanation built.
+// BenchmarkHKCorpus scores the HK corpus hands with the full result built.
 func BenchmarkHKCorpus(b *testing.B) {
-	ps, err := corpus.Prepare("hk_public.jsonl", hk.RulesFor)
+	cases, err := corpus.Load("hk_public.jsonl")
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		p := &ps[i%len(ps)]
-		hk.Evaluate(p.Hand, &p.Rules)
+		hk.HK.Score(&cases[i%len(cases)].Request)
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "hands/s")
 }

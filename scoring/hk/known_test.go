@@ -52,7 +52,7 @@ func rawFaan(res scoring.Result) int {
 func TestKnownFaan(t *testing.T) {
 	earns, misses := map[string]int{}, map[string]int{}
 	for _, c := range loadKnown(t) {
-		res := hk.New().Score(&c.Request)
+		res := hk.HK.Score(&c.Request)
 		diffs := corpus.Compare(c.Expect, res)
 		if raw, ok := c.Expect["raw_faan"].(float64); ok && int(raw) != rawFaan(res) {
 			diffs = append(diffs, "raw_faan: want "+itoa(int(raw))+", got "+itoa(rawFaan(res)))

@@ -48,7 +48,7 @@ func TestPayments(t *testing.T) {
 		if tc.mutate != nil {
 			tc.mutate(&r)
 		}
-		res := hk.New().Score(&r)
+		res := hk.HK.Score(&r)
 		if !res.OK {
 			t.Errorf("%s: %v", tc.name, res.Error)
 			continue
@@ -101,14 +101,14 @@ func TestBadRequests(t *testing.T) {
 	for _, tc := range tests {
 		r := ok
 		tc.mutate(&r)
-		res := hk.New().Score(&r)
+		res := hk.HK.Score(&r)
 		if res.OK || res.Error == nil || res.Error.Code != tc.code || res.Error.Message == "" {
 			t.Errorf("%s: got ok=%v error %+v, want %s", tc.name, res.OK, res.Error, tc.code)
 		}
 	}
 	r := ok
 	r.Options = map[string]any{"min_faan": 0}
-	if res := hk.New().Score(&r); !res.OK || res.Fan != 3 {
+	if res := hk.HK.Score(&r); !res.OK || res.Fan != 3 {
 		t.Errorf("the unmodified request should score 3 faan, got %+v", res)
 	}
 }
@@ -127,7 +127,7 @@ func FuzzScore(f *testing.F) {
 		if kong != "" {
 			r.Melds = []scoring.MeldSpec{{Type: "minkan", Tiles: kong, From: "left"}}
 		}
-		res := hk.New().Score(&r)
+		res := hk.HK.Score(&r)
 		if res.OK && (res.Fan < 0 || res.Fan > 13 || len(res.Fans) == 0 || res.Points.Total <= 0) {
 			t.Fatalf("winning result with fan %d, fans %v, total %d", res.Fan, res.Fans, res.Points.Total)
 		}

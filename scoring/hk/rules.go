@@ -92,14 +92,9 @@ var Presets = scoring.Presets[Rules]{
 	"riichi-advanced": {Name: "riichi-advanced", MinFaan: 3, Limit: 13, Table: HalfSpicy, Payment: DiscarderOnly, PureStraight: true},
 }
 
-// RulesFor resolves a request's preset and options.
-func RulesFor(r *scoring.Request) (Rules, *scoring.Error) {
-	rules, err := Presets.Lookup("hk", r.Preset)
-	if err != nil {
-		return rules, err
-	}
-	return rules.WithOptions(r.Options)
-}
+// options are the options HK reads: the rule switches, and
+// flower_replacement (the hand was won on a bonus tile's replacement).
+var options = []string{"min_faan", "bonus_toward_minimum", "limit", "table", "payment", "seven_pairs", "pure_straight", "flower_replacement"}
 
 // WithOptions applies CONTRACT options to a copy of the rules: min_faan
 // (0, 1 or 3 are the usual ones), limit, table, payment, seven_pairs,

@@ -7,41 +7,37 @@ import (
 	"mjscan/scoring"
 )
 
-// Engine scores Hong Kong Old Style requests ("hk").
-type Engine struct{}
+// HK is Hong Kong Old Style ("hk").
+var HK = scoring.NewEngine(scoring.RuleSet[Rules, win]{
+	Name: "hk", Presets: Presets, Default: "default", Options: options,
+	WithOptions: Rules.WithOptions, Read: read, Score: score,
+})
 
-// New returns the HK engine.
-func New() Engine { return Engine{} }
+// win is a request as HK reads it: the hand and what the CONTRACT hand
+// does not say.
+type win struct {
+	hand *scoring.Hand
+	s    Situation
+}
 
-func (Engine) Name() string { return "hk" }
-
-func (Engine) Presets() []string { return Presets.Names() }
-
-// Score scores one CONTRACT request.
-func (Engine) Score(r *scoring.Request) scoring.Result {
-	rules, err := RulesFor(r)
-	if err != nil {
-		return scoring.Fail(r, err)
-	}
+func read(r *scoring.Request) (win, *scoring.Error) {
 	h, err := scoring.ParseHand(r)
 	if err != nil {
-		return scoring.Fail(r, err)
+		return win{}, err
 	}
 	afterFlower, err := scoring.BoolOption(r.Options, "flower_replacement", false)
 	if err != nil {
-		return scoring.Fail(r, err)
+		return win{}, err
 	}
 	discarder := ""
 	if r.Extra != nil && r.Extra.Discarder != "" {
 		w, e := scoring.ParseWind(r.Extra.Discarder)
 		if e != nil || w == h.Seat {
-			return scoring.Fail(r, scoring.Errorf(scoring.CodeBadRequest, "extra.discarder %q: the seat wind of another player", r.Extra.Discarder))
+			return win{}, scoring.Errorf(scoring.CodeBadRequest, "extra.discarder %q: the seat wind of another player", r.Extra.Discarder)
 		}
 		discarder = w.String()
 	}
-	res := Score(h, &rules, Situation{AfterFlower: afterFlower, Discarder: discarder})
-	res.ID, res.Rules, res.Preset = r.ID, r.Rules, rules.Name
-	return res
+	return win{h, Situation{AfterFlower: afterFlower, Discarder: discarder}}, nil
 }
 
 // Situation is what HK reads beyond the CONTRACT hand.
@@ -110,18 +106,25 @@ func Check(h *scoring.Hand, s Situation) *scoring.Error {
 	return nil
 }
 
-// Score scores a parsed hand.
-func Score(h *scoring.Hand, rules *Rules, s Situation) scoring.Result {
+// score scores a read hand: the arrangement that counts most.
+func score(w win, rules *Rules) scoring.Result {
+	h, s := w.hand, w.s
 	if e := Check(h, s); e != nil {
 		return scoring.Result{Error: e}
 	}
 	f := newFacts(h, rules)
 	f.afterFlower = s.AfterFlower
-	best, all, found := f.best(true)
-	if !found {
+	weighed := scoring.Best[eval]{Better: better}
+	var cur eval
+	f.readings(func(r *reading) {
+		f.evaluate(r, &cur)
+		weighed.Add(&cur)
+	})
+	best := weighed.Chosen()
+	if best == nil {
 		return scoring.NotAWin(h, "four sets and a pair or Thirteen Orphans", "")
 	}
-	res := f.result(&best, all, s)
+	res := f.result(best, weighed.All(), s)
 	if best.hand < rules.MinFaan {
 		res.OK = false
 		res.Points = scoring.Points{}
@@ -132,23 +135,6 @@ func Score(h *scoring.Hand, rules *Rules, s Situation) scoring.Result {
 		res.Error = scoring.Errorf(scoring.CodeBelowMinimum, "the hand is complete but has %d %s; at least %d are needed to win (option min_faan)", best.hand, what, rules.MinFaan)
 	}
 	return res
-}
-
-// Evaluate returns the faan of the best arrangement, with no explanation
-// built: the hot path for batch scoring.
-func Evaluate(h *scoring.Hand, rules *Rules) (faan int, err *scoring.Error) {
-	if e := Check(h, Situation{}); e != nil {
-		return 0, e
-	}
-	f := newFacts(h, rules)
-	best, _, found := f.best(false)
-	if !found {
-		return 0, scoring.Errorf(scoring.CodeNotAWin, "not a winning hand")
-	}
-	if best.hand < rules.MinFaan {
-		return best.faan, scoring.Errorf(scoring.CodeBelowMinimum, "below the minimum")
-	}
-	return best.faan, nil
 }
 
 // Breakdown explains an HK result.
@@ -188,6 +174,18 @@ type Alternative struct {
 	RawFaan     int      `json:"raw_faan"`
 	Faan        []string `json:"faan"`
 	Chosen      bool     `json:"chosen,omitempty"`
+}
+
+// Readings lists the arrangements weighed for a referee
+// (scoring.Weighed). Their raw faan are before the limit, so they carry no
+// fan to compare a claim with.
+func (b *Breakdown) Readings() []scoring.Alternative {
+	out := make([]scoring.Alternative, len(b.Alternatives))
+	for i := range b.Alternatives {
+		a := &b.Alternatives[i]
+		out[i] = scoring.Alternative{Shown: a, Arrangement: a.Arrangement, Chosen: a.Chosen}
+	}
+	return out
 }
 
 // RulesView names the rules applied.

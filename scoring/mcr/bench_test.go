@@ -17,30 +17,11 @@ func corpusRequests(b *testing.B) []scoring.Request {
 	return reqs
 }
 
-// BenchmarkMCRCorpus scores every corpus hand from its pre-parsed request
-// (tile strings read, hand checked, every reading scored, fans listed; no
-// breakdown), on one goroutine.
-func BenchmarkMCRCorpus(b *testing.B) {
-	reqs := corpusRequests(b)
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu0 := cpuSeconds()
-	for i := 0; i < b.N; i++ {
-		r := &reqs[i%len(reqs)]
-		if res, _ := Evaluate(r); res.Fan == 0 && res.Error == nil {
-			b.Fatal("no fan")
-		}
-	}
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "hands/s")
-	if cpu := cpuSeconds() - cpu0; cpu > 0 {
-		b.ReportMetric(float64(b.N)/cpu, "hands/cpu-s")
-	}
-}
-
-// BenchmarkMCRCorpusExplained is the CLI's path: Score with the breakdown.
+// BenchmarkMCRCorpusExplained is the CLI's path: every corpus hand scored
+// with its breakdown, on one goroutine.
 func BenchmarkMCRCorpusExplained(b *testing.B) {
 	reqs := corpusRequests(b)
-	eng := New()
+	eng := MCR
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu0 := cpuSeconds()

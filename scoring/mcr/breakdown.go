@@ -38,6 +38,18 @@ type Alternative struct {
 	Chosen      bool     `json:"chosen"`
 }
 
+// Readings lists the readings weighed for a referee (scoring.Weighed).
+// Their points leave out the flowers, so they carry no fan to compare a
+// claim with.
+func (b *Breakdown) Readings() []scoring.Alternative {
+	out := make([]scoring.Alternative, len(b.Alternatives))
+	for i := range b.Alternatives {
+		a := &b.Alternatives[i]
+		out[i] = scoring.Alternative{Shown: a, Arrangement: a.Arrangement, Chosen: a.Chosen}
+	}
+	return out
+}
+
 // PenaltyView is a false-win penalty.
 type PenaltyView struct {
 	Reason   string            `json:"reason"`

@@ -21,7 +21,7 @@ func loadCorpus(t testing.TB, name string) []corpus.Case {
 }
 
 func TestCorpus(t *testing.T) {
-	eng := New()
+	eng := MCR
 	total, exact := 0, 0
 	for _, name := range corpusFiles {
 		cases := loadCorpus(t, name)
@@ -56,7 +56,7 @@ func TestReferenceRandom(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng := New()
+	eng := MCR
 	bad := 0
 	for i := range cases {
 		c := &cases[i]
@@ -73,7 +73,7 @@ func TestReferenceRandom(t *testing.T) {
 // at once: the engine keeps no shared state, so results must not change.
 func TestConcurrentScoring(t *testing.T) {
 	cases := loadCorpus(t, "mcr_public.jsonl")
-	eng := New()
+	eng := MCR
 	want := make([]int, len(cases))
 	for i := range cases {
 		want[i] = eng.Score(&cases[i].Request).Fan

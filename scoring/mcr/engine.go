@@ -15,34 +15,25 @@ import (
 	"mjscan/scoring"
 )
 
-// Engine scores "mcr" requests.
-type Engine struct{}
+// MCR is the Mahjong Competition Rules ("mcr").
+var MCR = scoring.NewEngine(scoring.RuleSet[Rules, *handInput]{
+	Name: "mcr", Presets: Presets, Default: "default", Options: options,
+	WithOptions: Rules.WithOptions, Read: read, Score: score,
+})
 
-// New returns the MCR engine.
-func New() Engine { return Engine{} }
-
-func (Engine) Name() string { return "mcr" }
-
-func (Engine) Presets() []string { return Presets.Names() }
-
-// Score scores one CONTRACT request.
-func (Engine) Score(r *scoring.Request) scoring.Result {
-	rules, err := RulesFor(r)
-	if err != nil {
-		return scoring.Fail(r, err)
-	}
-	var hi handInput
-	if err := parseRequest(r, &hi); err != nil {
-		return scoring.Fail(r, err)
+// read reads a request's tiles in the notation it names, and who dealt in.
+func read(r *scoring.Request) (*handInput, *scoring.Error) {
+	hi := &handInput{}
+	if err := parseRequest(r, hi); err != nil {
+		return nil, err
 	}
 	if r.Extra != nil && r.Extra.Discarder != "" {
 		if _, e := scoring.ParseWind(r.Extra.Discarder); e != nil {
-			return scoring.Fail(r, scoring.Errorf(scoring.CodeBadRequest, "extra.discarder: %v", e))
+			return nil, scoring.Errorf(scoring.CodeBadRequest, "extra.discarder: %v", e)
 		}
+		hi.discarder = r.Extra.Discarder
 	}
-	res := score(&hi, &rules, r, true)
-	res.ID, res.Rules, res.Preset = r.ID, r.Rules, rules.Name
-	return res
+	return hi, nil
 }
 
 // parseRequest reads the request's tiles in the notation it names.
@@ -56,40 +47,20 @@ func parseRequest(r *scoring.Request, hi *handInput) *scoring.Error {
 	return scoring.Errorf(scoring.CodeBadRequest, "unknown notation %q: MCR reads \"\" (CONTRACT tile codes) or \"mcr\" (the MCR tools' bracket notation)", r.Notation)
 }
 
-// Evaluate scores a request with no explanation built: the fan total
-// (flowers included), the fans and the error, for batch use.
-func Evaluate(r *scoring.Request) (scoring.Result, *scoring.Error) {
-	rules, err := RulesFor(r)
-	if err != nil {
-		return scoring.Result{}, err
-	}
-	var hi handInput
-	if err := parseRequest(r, &hi); err != nil {
-		return scoring.Result{}, err
-	}
-	res := score(&hi, &rules, r, false)
-	return res, res.Error
-}
-
-// score evaluates a checked hand and builds the result; explain adds the
-// breakdown.
-func score(hi *handInput, rules *Rules, r *scoring.Request, explain bool) scoring.Result {
+// score evaluates a checked hand: the reading with the highest total,
+// explained with the others.
+func score(hi *handInput, rules *Rules) scoring.Result {
 	ev := evaluator{in: &hi.input, rules: rules}
 	var best reading
 	var seen []reading
-	var collect *[]reading
-	if explain {
-		collect = &seen
-	}
-	if !ev.evaluate(&best, collect) {
-		res := scoring.Result{Error: scoring.Errorf(scoring.CodeNotAWin,
-			"not a winning hand: the tiles form neither four sets and a pair nor seven pairs, thirteen orphans, honors and knitted tiles or a knitted straight hand")}
-		if explain {
-			total, pays := Penalty(rules, FalseWinIllegalHand, scoring.Wind(hi.seat))
-			res.Breakdown = &Breakdown{Notation: formatInput(hi), Flowers: hi.flowers, Minimum: rules.Minimum, Rules: *rules,
-				FalseWin: &PenaltyView{Reason: "not a winning hand", Total: total, Payments: pays}}
+	if !ev.evaluate(&best, &seen) {
+		total, pays := Penalty(rules, FalseWinIllegalHand, scoring.Wind(hi.seat))
+		return scoring.Result{
+			Error: scoring.Errorf(scoring.CodeNotAWin,
+				"not a winning hand: the tiles form neither four sets and a pair nor seven pairs, thirteen orphans, honors and knitted tiles or a knitted straight hand"),
+			Breakdown: &Breakdown{Notation: formatInput(hi), Flowers: hi.flowers, Minimum: rules.Minimum, Rules: *rules,
+				FalseWin: &PenaltyView{Reason: "not a winning hand", Total: total, Payments: pays}},
 		}
-		return res
 	}
 	res := scoring.Result{OK: true}
 	res.Fan = best.total + hi.flowers
@@ -98,22 +69,11 @@ func score(hi *handInput, rules *Rules, r *scoring.Request, explain bool) scorin
 		res.OK = false
 		res.Error = scoring.Errorf(scoring.CodeBelowMinimum,
 			"the hand scores %d points without flowers; a win needs at least %d", best.total, rules.Minimum)
-	} else if explain {
-		res.Points.Total, res.Points.Payments = Payments(rules, res.Fan, hi.flags&flagSelfDrawn != 0, scoring.Wind(hi.seat), discarder(r))
 	} else {
-		res.Points.Total = PointsTotal(rules, res.Fan, hi.flags&flagSelfDrawn != 0)
+		res.Points.Total, res.Points.Payments = Payments(rules, res.Fan, hi.flags&flagSelfDrawn != 0, scoring.Wind(hi.seat), hi.discarder)
 	}
-	if explain {
-		res.Breakdown = explainReading(hi, rules, &ev, &best, seen)
-	}
+	res.Breakdown = explainReading(hi, rules, &ev, &best, seen)
 	return res
-}
-
-func discarder(r *scoring.Request) string {
-	if r.Extra == nil {
-		return ""
-	}
-	return r.Extra.Discarder
 }
 
 // fanList lists the fans of a table in official order, flowers last.

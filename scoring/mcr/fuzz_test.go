@@ -14,7 +14,7 @@ func FuzzScore(f *testing.F) {
 	f.Add("11123455678999m", "5m", "", "", "", "", "", uint16(1))
 	f.Add("147m258p369s12345z", "5z", "", "", "", "", "1f2f3f", uint16(3))
 	f.Add("11m", "1m", "ankan", "1111z", "minkan", "2222z", "", uint16(0x1ff))
-	eng := New()
+	eng := MCR
 	f.Fuzz(func(t *testing.T, hand, win, t1, m1, t2, m2, flowers string, flags uint16) {
 		r := &scoring.Request{Rules: "mcr", Hand: hand, WinTile: win, Flowers: flowers,
 			Tsumo: flags&1 != 0, Rinshan: flags&2 != 0, Chankan: flags&4 != 0, Haitei: flags&8 != 0,

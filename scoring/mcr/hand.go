@@ -22,6 +22,9 @@ type meldView struct {
 type handInput struct {
 	input
 	melds [4]meldView
+	// discarder is the seat wind of the player who dealt in, when the
+	// request names it (extra.discarder).
+	discarder string
 }
 
 // buildInput checks a parsed hand against the MCR rules and turns it into

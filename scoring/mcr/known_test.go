@@ -35,7 +35,7 @@ func fansOf(res *scoring.Result) map[Fan]int {
 
 func checkFans(t *testing.T, name string, r *scoring.Request, wantFan int, want map[Fan]int) scoring.Result {
 	t.Helper()
-	res := New().Score(r)
+	res := MCR.Score(r)
 	got := fansOf(&res)
 	same := len(got) == len(want)
 	for f, n := range want {
@@ -139,7 +139,7 @@ func TestTwoConcealedKongsPresets(t *testing.T) {
 	checkFans(t, "option", opt, 14, want)
 	bad := hand()
 	bad.Options = map[string]any{"two_concealed_kongs": 7.0}
-	if res := New().Score(bad); res.Error == nil || res.Error.Code != scoring.CodeBadRequest {
+	if res := MCR.Score(bad); res.Error == nil || res.Error.Code != scoring.CodeBadRequest {
 		t.Errorf("two_concealed_kongs 7: want bad_request, got %+v", res.Error)
 	}
 }
@@ -169,20 +169,20 @@ func TestErrors(t *testing.T) {
 		{"five melds", req("11m", "1m", "chi:234m", "chi:567p", "chi:345s", "chi:345p", "chi:678p"), scoring.CodeBadRequest},
 	}
 	for _, c := range cases {
-		res := New().Score(c.r)
+		res := MCR.Score(c.r)
 		if res.OK || res.Error == nil || res.Error.Code != c.code || res.Error.Message == "" {
 			t.Errorf("%s: want %s, got ok=%v %+v", c.name, c.code, res.OK, res.Error)
 		}
 	}
 	// Below the minimum the fans are still reported.
-	res := New().Score(req("345789m45699s555z", "9s"))
+	res := MCR.Score(req("345789m45699s555z", "9s"))
 	if res.Fan != 6 || len(res.Fans) != 4 {
 		t.Errorf("below minimum: want 6 points in 4 fans, got %d %v", res.Fan, res.Fans)
 	}
 	// Flowers count in the total but not toward the minimum.
 	fl := req("345789m45699s555z", "9s")
 	fl.Flowers = "1f2f5f"
-	if res := New().Score(fl); res.OK || res.Fan != 9 || res.Error.Code != scoring.CodeBelowMinimum {
+	if res := MCR.Score(fl); res.OK || res.Fan != 9 || res.Error.Code != scoring.CodeBelowMinimum {
 		t.Errorf("flowers toward the minimum: got ok=%v fan=%d %v", res.OK, res.Fan, res.Error)
 	}
 }
@@ -208,18 +208,21 @@ func TestPayments(t *testing.T) {
 			t.Errorf("discard payment %+v, want %v", p, want)
 		}
 	}
-	if total, _ := Payments(&rules, 10, false, scoring.WindSouth, ""); total != 34 || PointsTotal(&rules, 10, false) != 34 || PointsTotal(&rules, 10, true) != 54 {
+	if total, _ := Payments(&rules, 10, false, scoring.WindSouth, ""); total != 34 {
 		t.Errorf("discard, discarder unknown: %d", total)
+	}
+	if total, _ := Payments(&rules, 10, true, scoring.WindSouth, ""); total != 54 {
+		t.Errorf("self-drawn 10: want 54, got %d", total)
 	}
 	// The result carries them: a chicken hand on a discard.
 	r := req("789m11z", "9m", "chi:234m", "chi:567p", "chi:345s")
-	if res := New().Score(r); res.Fan != 8 || res.Points.Total != 8+8+8+8 || len(res.Points.Payments) != 3 {
+	if res := MCR.Score(r); res.Fan != 8 || res.Points.Total != 8+8+8+8 || len(res.Points.Payments) != 3 {
 		t.Errorf("chicken hand on a discard: got fan %d points %+v", res.Fan, res.Points)
 	}
 	// Self-drawn, the same tiles earn Self-Drawn (1 point) instead of
 	// Chicken Hand, and fall under the minimum.
 	r.Tsumo = true
-	if res := New().Score(r); res.OK || res.Fan != 1 || res.Error.Code != scoring.CodeBelowMinimum {
+	if res := MCR.Score(r); res.OK || res.Fan != 1 || res.Error.Code != scoring.CodeBelowMinimum {
 		t.Errorf("self-drawn chicken tiles: got ok=%v fan %d %v", res.OK, res.Fan, res.Error)
 	}
 }
@@ -238,7 +241,7 @@ func TestFalseWinPenalty(t *testing.T) {
 	if total, _ := Penalty(&rules, FalseWinIllegalHand, scoring.WindEast); total != 60 {
 		t.Errorf("illegal hand: want 20 to each of three, got %d", total)
 	}
-	res := New().Score(req("178m11z", "1m", "chi:234m", "chi:567p", "chi:345s"))
+	res := MCR.Score(req("178m11z", "1m", "chi:234m", "chi:567p", "chi:345s"))
 	if b, ok := res.Breakdown.(*Breakdown); !ok || b.FalseWin == nil || b.FalseWin.Total != 60 {
 		t.Errorf("not-a-win result should carry the 20-point penalty: %+v", res.Breakdown)
 	}
@@ -247,7 +250,7 @@ func TestFalseWinPenalty(t *testing.T) {
 // The breakdown names the sets behind each fan and lists the other
 // readings with the chosen one marked.
 func TestBreakdown(t *testing.T) {
-	res := New().Score(req("222333444s66688s", "8s"))
+	res := MCR.Score(req("222333444s66688s", "8s"))
 	b, ok := res.Breakdown.(*Breakdown)
 	if !ok {
 		t.Fatalf("breakdown %T", res.Breakdown)

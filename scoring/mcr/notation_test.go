@@ -69,24 +69,24 @@ func TestParseMCRErrors(t *testing.T) {
 func TestMCRNotationRequest(t *testing.T) {
 	contract := req("12356777p", "6p", "pon:777z", "chi:234p")
 	contract.Flowers = "2f"
-	want := New().Score(contract)
+	want := MCR.Score(contract)
 
 	r := &scoring.Request{Rules: "mcr", Notation: "mcr", Hand: "[CCC][234p]1235777p6p", Flowers: "2f"}
-	got := New().Score(r)
+	got := MCR.Score(r)
 	if got.Fan != 10 || got.Fan != want.Fan || fanMultiset(got.Fans) != fanMultiset(want.Fans) {
 		t.Errorf("bracket notation: got %d %s, want %d %s (%v)", got.Fan, fanMultiset(got.Fans), want.Fan, fanMultiset(want.Fans), got.Error)
 	}
 	// Melds given separately, honors with the z suffix in Chinese order.
 	r2 := &scoring.Request{Rules: "mcr", Notation: "mcr", Hand: "12356777p", WinTile: "6p", Flowers: "2f",
 		Melds: []scoring.MeldSpec{{Type: "pon", Tiles: "555z", From: "left"}, {Type: "chi", Tiles: "234p", From: "left"}}}
-	if got := New().Score(r2); got.Fan != want.Fan || fanMultiset(got.Fans) != fanMultiset(want.Fans) {
+	if got := MCR.Score(r2); got.Fan != want.Fan || fanMultiset(got.Fans) != fanMultiset(want.Fans) {
 		t.Errorf("separate melds: got %d %s, want %d %s (%v)", got.Fan, fanMultiset(got.Fans), want.Fan, fanMultiset(want.Fans), got.Error)
 	}
 	if b := got.Breakdown.(*Breakdown); b.Notation != "[CCC][234p]1235777p6p" {
 		t.Errorf("bracket notation out: %q", b.Notation)
 	}
 	bad := &scoring.Request{Rules: "mcr", Notation: "mcr", Hand: "[CCC][234p]1235777p6x"}
-	if res := New().Score(bad); res.Error == nil || res.Error.Code != scoring.CodeBadRequest {
+	if res := MCR.Score(bad); res.Error == nil || res.Error.Code != scoring.CodeBadRequest {
 		t.Errorf("bad bracket notation: %+v", res.Error)
 	}
 }
@@ -120,7 +120,7 @@ func FuzzParseMCR(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	eng := New()
+	eng := MCR
 	f.Fuzz(func(t *testing.T, s string) {
 		h, err := ParseMCR(s)
 		if err != nil {

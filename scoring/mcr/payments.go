@@ -40,14 +40,6 @@ func Payments(rules *Rules, value int, selfDrawn bool, seat scoring.Wind, discar
 	return full + 2*rules.WinBonus, out
 }
 
-// PointsTotal is what the winner of a value-point hand receives in all.
-func PointsTotal(rules *Rules, value int, selfDrawn bool) int {
-	if selfDrawn {
-		return 3 * (value + rules.WinBonus)
-	}
-	return value + 3*rules.WinBonus
-}
-
 // FalseWin is why a declared win is refused.
 type FalseWin uint8
 

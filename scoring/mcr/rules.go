@@ -41,37 +41,30 @@ var Presets = scoring.Presets[Rules]{
 		PenaltyBelowMinimum: 10, PenaltyIllegalHand: 20},
 }
 
-// RulesFor resolves a request's preset and options.
-func RulesFor(r *scoring.Request) (Rules, *scoring.Error) {
-	rules, err := Presets.Lookup("mcr", r.Preset)
-	if err != nil {
-		return rules, err
-	}
-	if len(r.Options) == 0 {
+// options are the options MCR reads.
+var options = []string{"two_concealed_kongs", "minimum", "melded_hand_added_kong", "all_terminals_double_pung"}
+
+// WithOptions applies a request's options to a copy of the rules.
+func (rules Rules) WithOptions(opts map[string]any) (Rules, *scoring.Error) {
+	if len(opts) == 0 {
 		return rules, nil
 	}
-	for k := range r.Options {
-		switch k {
-		case "two_concealed_kongs", "minimum", "melded_hand_added_kong", "all_terminals_double_pung":
-		default:
-			return rules, scoring.Errorf(scoring.CodeBadRequest, "unknown mcr option %q: the options are two_concealed_kongs (6 or 8), minimum, melded_hand_added_kong and all_terminals_double_pung", k)
-		}
-	}
-	if rules.TwoConcealedKongs, err = scoring.IntOption(r.Options, "two_concealed_kongs", rules.TwoConcealedKongs); err != nil {
+	var err *scoring.Error
+	if rules.TwoConcealedKongs, err = scoring.IntOption(opts, "two_concealed_kongs", rules.TwoConcealedKongs); err != nil {
 		return rules, err
 	}
 	if rules.TwoConcealedKongs != 6 && rules.TwoConcealedKongs != 8 {
 		return rules, scoring.Errorf(scoring.CodeBadRequest, "option two_concealed_kongs: want 6 (1998/2006 rule book) or 8 (2014 table), got %d", rules.TwoConcealedKongs)
 	}
-	if rules.Minimum, err = scoring.IntOption(r.Options, "minimum", rules.Minimum); err != nil {
+	if rules.Minimum, err = scoring.IntOption(opts, "minimum", rules.Minimum); err != nil {
 		return rules, err
 	}
 	if rules.Minimum < 0 || rules.Minimum > 88 {
 		return rules, scoring.Errorf(scoring.CodeBadRequest, "option minimum: want 0–88 points, got %d", rules.Minimum)
 	}
-	if rules.MeldedHandAddedKong, err = scoring.BoolOption(r.Options, "melded_hand_added_kong", rules.MeldedHandAddedKong); err != nil {
+	if rules.MeldedHandAddedKong, err = scoring.BoolOption(opts, "melded_hand_added_kong", rules.MeldedHandAddedKong); err != nil {
 		return rules, err
 	}
-	rules.AllTerminalsDoublePung, err = scoring.BoolOption(r.Options, "all_terminals_double_pung", rules.AllTerminalsDoublePung)
+	rules.AllTerminalsDoublePung, err = scoring.BoolOption(opts, "all_terminals_double_pung", rules.AllTerminalsDoublePung)
 	return rules, err
 }

@@ -34,9 +34,9 @@ func nuki(n int) func(*scoring.Request) { return func(r *scoring.Request) { r.Nu
 
 func score(t *testing.T, r *scoring.Request) scoring.Result {
 	t.Helper()
-	var e scoring.Engine = riichi.New()
+	var e scoring.Engine = riichi.Riichi
 	if r.Rules == "sanma" {
-		e = riichi.NewSanma()
+		e = riichi.Sanma
 	}
 	return e.Score(r)
 }

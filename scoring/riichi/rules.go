@@ -52,26 +52,20 @@ var Presets = scoring.Presets[Rules]{
 	},
 }
 
-// RulesFor resolves the rule set a request asks for: its preset (the rules
-// name "sanma" implies the sanma preset), then its options.
-func RulesFor(r *scoring.Request) (Rules, *scoring.Error) {
-	name := r.Preset
-	if name == "" {
-		name = "default"
-		if r.Rules == "sanma" {
-			name = "sanma"
-		}
+// sanmaPresets are the presets played by three (the rules name "sanma"
+// turns any preset into its three-player form).
+func sanmaPresets() scoring.Presets[Rules] {
+	out := scoring.Presets[Rules]{}
+	for name, rules := range Presets {
+		rules.Sanma, rules.StartPoints = true, 35000
+		out[name] = rules
 	}
-	rules, err := Presets.Lookup("riichi", name)
-	if err != nil {
-		return rules, err
-	}
-	if r.Rules == "sanma" {
-		rules.Sanma = true
-		rules.StartPoints = 35000
-	}
-	return rules.WithOptions(r.Options)
+	return out
 }
+
+// options are the CONTRACT options riichi reads: the rule switches, and
+// pao (the seat that fed the last set of a yakuman under responsibility).
+var options = []string{"open_tanyao", "aka_dora", "double_yakuman", "kazoe_yakuman", "kiriage_mangan", "renhou", "double_wind_fu", "pao"}
 
 // WithOptions applies CONTRACT options to a copy of the rules.
 func (rules Rules) WithOptions(opts map[string]any) (Rules, *scoring.Error) {

@@ -6,46 +6,32 @@ import (
 	"mjscan/scoring"
 )
 
-// Engine scores riichi (or, with Sanma set, three-player) requests.
-type Engine struct{ sanma bool }
+// Riichi is four-player riichi mahjong ("riichi").
+var Riichi = scoring.NewEngine(scoring.RuleSet[Rules, win]{
+	Name: "riichi", Presets: Presets, Default: "default", Options: options,
+	WithOptions: Rules.WithOptions, Read: read, Score: score,
+})
 
-// New returns the four-player riichi engine ("riichi").
-func New() Engine { return Engine{} }
+// Sanma is three-player riichi ("sanma"): every preset played with three.
+var Sanma = scoring.NewEngine(scoring.RuleSet[Rules, win]{
+	Name: "sanma", Presets: sanmaPresets(), Default: "sanma", Options: options,
+	WithOptions: Rules.WithOptions, Read: read, Score: score,
+})
 
-// NewSanma returns the three-player engine ("sanma").
-func NewSanma() Engine { return Engine{sanma: true} }
-
-func (e Engine) Name() string {
-	if e.sanma {
-		return "sanma"
-	}
-	return "riichi"
+// win is a request as riichi reads it: the hand, and the seat responsible
+// for a yakuman under rules.Responsibility (option pao, "" for none).
+type win struct {
+	hand *scoring.Hand
+	pao  string
 }
 
-func (e Engine) Presets() []string { return Presets.Names() }
-
-// Score scores one CONTRACT request.
-func (e Engine) Score(r *scoring.Request) scoring.Result {
-	rules, err := RulesFor(r)
-	if err != nil {
-		return scoring.Fail(r, err)
-	}
-	if e.sanma {
-		rules.Sanma = true
-		rules.StartPoints = 35000
-	}
+func read(r *scoring.Request) (win, *scoring.Error) {
 	h, err := scoring.ParseHand(r)
 	if err != nil {
-		return scoring.Fail(r, err)
+		return win{}, err
 	}
 	pao, err := scoring.StringOption(r.Options, "pao", "")
-	if err != nil {
-		return scoring.Fail(r, err)
-	}
-	res := Score(h, &rules, pao)
-	res.ID, res.Rules = r.ID, r.Rules
-	res.Preset = rules.Name
-	return res
+	return win{h, pao}, err
 }
 
 // Check refuses a request whose tiles or flags cannot happen together.
@@ -110,39 +96,28 @@ func Check(h *scoring.Hand, rules *Rules) *scoring.Error {
 	return nil
 }
 
-// Score scores a parsed hand. pao names the seat responsible for a
-// yakuman under rules.Responsibility ("" for none).
-func Score(h *scoring.Hand, rules *Rules, pao string) scoring.Result {
+// score scores a read hand: the reading that pays most.
+func score(w win, rules *Rules) scoring.Result {
+	h := w.hand
 	if e := Check(h, rules); e != nil {
 		return scoring.Result{Error: e}
 	}
 	f := newFacts(h, rules)
-	best, all, found := f.best(true)
-	if !found {
+	best := scoring.Best[eval]{Better: better}
+	var cur eval
+	f.readings(func(r *reading) {
+		f.evaluate(r, &cur)
+		best.Add(&cur)
+	})
+	e := best.Chosen()
+	if e == nil {
 		return scoring.NotAWin(h, "four sets and a pair, seven pairs or thirteen orphans", "")
 	}
-	if best.yakuman == 0 && best.yakuHan == 0 {
+	if e.yakuman == 0 && e.yakuHan == 0 {
 		return scoring.Result{Error: scoring.Errorf(scoring.CodeNoYaku,
 			"the hand is complete but has no yaku (dora do not count): it needs riichi, a closed self-draw, a value set, tanyao or another yaku")}
 	}
-	return f.result(&best, all, pao)
-}
-
-// Evaluate returns the han, fu and what the winner receives for the best
-// reading, with no explanation built: the hot path for batch scoring.
-func Evaluate(h *scoring.Hand, rules *Rules) (han, fu, yakuman, total int, err *scoring.Error) {
-	if e := Check(h, rules); e != nil {
-		return 0, 0, 0, 0, e
-	}
-	f := newFacts(h, rules)
-	best, _, found := f.best(false)
-	if !found {
-		return 0, 0, 0, 0, scoring.Errorf(scoring.CodeNotAWin, "not a winning hand")
-	}
-	if best.yakuman == 0 && best.yakuHan == 0 {
-		return 0, 0, 0, 0, scoring.Errorf(scoring.CodeNoYaku, "no yaku")
-	}
-	return best.han, best.fu, best.yakuman, best.pay, nil
+	return f.result(e, best.All(), w.pao)
 }
 
 // better orders readings: what the winner receives, then han, then fu,
@@ -205,6 +180,18 @@ type Alternative struct {
 	Total       int      `json:"total"`
 	Yaku        []string `json:"yaku"`
 	Chosen      bool     `json:"chosen,omitempty"`
+}
+
+// Readings lists the readings weighed, with what each would pay, for a
+// referee (scoring.Weighed).
+func (b *Breakdown) Readings() []scoring.Alternative {
+	out := make([]scoring.Alternative, len(b.Alternatives))
+	for i := range b.Alternatives {
+		a := &b.Alternatives[i]
+		out[i] = scoring.Alternative{Shown: a, Arrangement: a.Arrangement, Chosen: a.Chosen,
+			Worth: scoring.Worth{Han: &a.Han, Fu: &a.Fu, Yakuman: &a.Yakuman, Points: &a.Total}}
+	}
+	return out
 }
 
 func (f *facts) result(e *eval, all []eval, pao string) scoring.Result {

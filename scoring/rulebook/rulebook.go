@@ -18,16 +18,17 @@ import (
 )
 
 // engines lists every rule set by its CONTRACT name.
-var engines = map[string]scoring.Engine{
-	"riichi":     riichi.New(),
-	"sanma":      riichi.NewSanma(),
-	"mcr":        mcr.New(),
-	"zung-jung":  zungjung.New(),
-	"wsm":        zungjung.NewWSM(),
-	"hk":         hk.New(),
-	"classical":  classical.New(),
-	"vietnamese": vietnamese.New(),
-	"american":   american.New(),
+var engines = byName(
+	riichi.Riichi, riichi.Sanma, mcr.MCR, zungjung.ZungJung, zungjung.WSM,
+	hk.HK, classical.Classical, vietnamese.Vietnamese, american.American,
+)
+
+func byName(es ...scoring.Engine) map[string]scoring.Engine {
+	out := make(map[string]scoring.Engine, len(es))
+	for _, e := range es {
+		out[e.Name()] = e
+	}
+	return out
 }
 
 // Names lists the rule sets in a stable order.
@@ -67,7 +68,9 @@ func (e *PanicError) Error() string { return fmt.Sprint(e.Value) }
 
 // Try scores like Score but returns an engine's panic as a *PanicError
 // instead of a result: a service answers it as its own failure, not as a
-// request the client got wrong.
+// request the client got wrong. The engine resolves the preset and the
+// options, reads the hand once, scores it and fills in the request's id,
+// rules and preset (scoring.NewEngine): nothing is filled in twice.
 func Try(r *scoring.Request) (res scoring.Result, err error) {
 	e, ok := engines[r.Rules]
 	if !ok {
@@ -78,12 +81,7 @@ func Try(r *scoring.Request) (res scoring.Result, err error) {
 			res, err = scoring.Result{}, &PanicError{Value: p, Stack: debug.Stack()}
 		}
 	}()
-	res = e.Score(r)
-	res.ID, res.Rules = r.ID, r.Rules
-	if res.Error != nil {
-		res.OK = false
-	}
-	return res, nil
+	return e.Score(r), nil
 }
 
 // ScoreJSON decodes one JSON request and scores it.

@@ -13,6 +13,7 @@ type panicky struct{}
 
 func (panicky) Name() string      { return "panicky" }
 func (panicky) Presets() []string { return []string{""} }
+func (panicky) Options() []string { return nil }
 func (panicky) Score(*scoring.Request) scoring.Result {
 	var s []int
 	_ = s[3]

@@ -59,39 +59,9 @@ var Presets = scoring.Presets[classical.Rules]{
 	},
 }
 
-// Engine scores "vietnamese" requests.
-type Engine struct{}
-
-// New returns the Vietnamese engine.
-func New() Engine { return Engine{} }
-
-func (Engine) Name() string      { return "vietnamese" }
-func (Engine) Presets() []string { return Presets.Names() }
-
-// RulesFor resolves the preset and the options (those of classical).
-func RulesFor(r *scoring.Request) (classical.Rules, *scoring.Error) {
-	rules, err := Presets.Lookup("vietnamese", r.Preset)
-	if err != nil {
-		return rules, err
-	}
-	return rules.WithOptions(r.Options)
-}
-
-// Score scores one CONTRACT request through the classical scorer.
-func (Engine) Score(r *scoring.Request) scoring.Result {
-	rules, err := RulesFor(r)
-	if err != nil {
-		return scoring.Fail(r, err)
-	}
-	h, err := scoring.ParseHand(r)
-	if err != nil {
-		return scoring.Fail(r, err)
-	}
-	var players []scoring.Request
-	if r.Extra != nil {
-		players = r.Extra.Players
-	}
-	res := classical.Score(h, &rules, classical.RoundWindGiven(r), players)
-	res.ID, res.Rules, res.Preset = r.ID, r.Rules, rules.Name
-	return res
-}
+// Vietnamese is Vietnamese mahjong ("vietnamese"), scored on the classical
+// table with the classical options.
+var Vietnamese = scoring.NewEngine(scoring.RuleSet[classical.Rules, classical.Win]{
+	Name: "vietnamese", Presets: Presets, Default: "default", Options: classical.Classical.Options(),
+	WithOptions: classical.Rules.WithOptions, Read: classical.Read, Score: classical.Score,
+})

@@ -14,7 +14,7 @@ import (
 // TestVietnameseCorpus runs every case of the shared Vietnamese corpus;
 // every case must agree, on base points and doubles as well.
 func TestVietnameseCorpus(t *testing.T) {
-	corpus.Check(t, "vietnamese_public.jsonl", 1, vietnamese.New().Score, func(c *corpus.Case, res scoring.Result) []string {
+	corpus.Check(t, "vietnamese_public.jsonl", 1, vietnamese.Vietnamese.Score, func(c *corpus.Case, res scoring.Result) []string {
 		var diffs []string
 		if b, ok := res.Breakdown.(*classical.Breakdown); ok {
 			if v, ok := c.Expect["base"].(float64); ok && int(v) != b.Base {
@@ -39,7 +39,7 @@ func req(tiles, win string, tsumo bool, flowers string, melds ...string) *scorin
 
 func win(t *testing.T, name string, r *scoring.Request, base, doubles, score int) *classical.Breakdown {
 	t.Helper()
-	res := vietnamese.New().Score(r)
+	res := vietnamese.Vietnamese.Score(r)
 	if !res.OK {
 		t.Fatalf("%s: %s: want a win, got %v", name, r.Hand, res.Error)
 	}
@@ -52,7 +52,7 @@ func win(t *testing.T, name string, r *scoring.Request, base, doubles, score int
 
 func refuse(t *testing.T, name string, r *scoring.Request, code, msg string) {
 	t.Helper()
-	res := vietnamese.New().Score(r)
+	res := vietnamese.Vietnamese.Score(r)
 	if res.OK || res.Error.Code != code || !strings.Contains(res.Error.Message, msg) {
 		t.Fatalf("%s: want %s containing %q, got ok=%v %v", name, code, msg, res.OK, res.Error)
 	}
@@ -110,7 +110,7 @@ func TestBestSubstitution(t *testing.T) {
 	}
 	// Two emperors: best is a pung of the seat wind (South) or round wind
 	// with a dragon pair... the engine finds the highest score.
-	res := vietnamese.New().Score(req("123m456p789s555z1j1j", "5z", true, ""))
+	res := vietnamese.Vietnamese.Score(req("123m456p789s555z1j1j", "5z", true, ""))
 	if !res.OK || res.Score < 64 {
 		t.Fatalf("two emperors: %+v", res)
 	}
@@ -162,7 +162,7 @@ func TestWinnerOnly(t *testing.T) {
 // case of the substitution search.
 func BenchmarkJokerHand(b *testing.B) {
 	r := req("123m456p789s55z1j1j1j", "5z", true, "")
-	e := vietnamese.New()
+	e := vietnamese.Vietnamese
 	for i := 0; i < b.N; i++ {
 		if res := e.Score(r); !res.OK {
 			b.Fatal(res.Error)
@@ -173,7 +173,7 @@ func BenchmarkJokerHand(b *testing.B) {
 // TestManyJokers: a hand of fourteen jokers is scored within the search
 // budget; the breakdown says the search was cut short.
 func TestManyJokers(t *testing.T) {
-	res := vietnamese.New().Score(req("1j1j1j2j2j2j3j3j3j4j4j4j5j5j", "5j", true, ""))
+	res := vietnamese.Vietnamese.Score(req("1j1j1j2j2j2j3j3j3j4j4j4j5j5j", "5j", true, ""))
 	if !res.OK || res.Score != 500 {
 		t.Fatalf("fourteen jokers: %+v", res.Error)
 	}
@@ -192,7 +192,7 @@ func FuzzScore(f *testing.F) {
 		if len(hand) > 40 {
 			return
 		}
-		res := vietnamese.New().Score(req(hand, win, tsumo, flowers))
+		res := vietnamese.Vietnamese.Score(req(hand, win, tsumo, flowers))
 		if res.OK && (res.Score <= 0 || res.Score > 500) {
 			t.Fatalf("%s: score %d", hand, res.Score)
 		}

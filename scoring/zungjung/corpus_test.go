@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"mjscan/internal/corpus"
-	"mjscan/scoring"
 	"mjscan/scoring/zungjung"
 )
 
@@ -67,28 +66,14 @@ func fmtAny(v []any) string {
 	return strings.Join(parts, ", ")
 }
 
-// BenchmarkZungJungCorpus scores the Zung Jung corpus hands, parsed
-// beforehand, with no explanation built.
+// BenchmarkZungJungCorpus scores the Zung Jung corpus hands with the full
+// result built.
 func BenchmarkZungJungCorpus(b *testing.B) {
-	ps, err := corpus.Prepare("zung_jung_public.jsonl", func(r *scoring.Request) (zungjung.Rules, *scoring.Error) { return zungjung.RulesFor(r, "zung-jung") })
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		p := &ps[i%len(ps)]
-		zungjung.Evaluate(p.Hand, &p.Rules)
-	}
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "hands/s")
-}
-
-// BenchmarkZungJungExplained is the same with the full result built.
-func BenchmarkZungJungExplained(b *testing.B) {
 	cases, err := corpus.Load("zung_jung_public.jsonl")
 	if err != nil {
 		b.Fatal(err)
 	}
-	e := zungjung.New()
+	e := zungjung.ZungJung
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		e.Score(&cases[i%len(cases)].Request)

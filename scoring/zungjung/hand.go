@@ -172,19 +172,3 @@ func (f *facts) pairOK(c *scoring.Counts) bool {
 	}
 	return f.free(c, f.win) >= 1
 }
-
-// best scores every reading and keeps the one that counts most; with keep,
-// every evaluation comes back too, for the breakdown's alternatives.
-func (f *facts) best(keep bool) (best eval, all []eval, found bool) {
-	var cur eval
-	f.readings(func(r *reading) {
-		f.evaluate(r, &cur)
-		if keep {
-			all = append(all, cur)
-		}
-		if !found || better(&cur, &best) {
-			best, found = cur, true
-		}
-	})
-	return best, all, found
-}

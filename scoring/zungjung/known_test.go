@@ -31,9 +31,9 @@ func loadKnown(t *testing.T) []knownCase {
 
 func engineFor(rules string) scoring.Engine {
 	if rules == "wsm" {
-		return zungjung.NewWSM()
+		return zungjung.WSM
 	}
-	return zungjung.New()
+	return zungjung.ZungJung
 }
 
 // counted lists every pattern the chosen arrangement counted, including

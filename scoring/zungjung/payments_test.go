@@ -57,17 +57,17 @@ func TestPayments(t *testing.T) {
 		if tc.mutate != nil {
 			tc.mutate(&r)
 		}
-		e := zungjung.New()
+		e := zungjung.ZungJung
 		if r.Rules == "wsm" {
-			e = zungjung.NewWSM()
+			e = zungjung.WSM
 		}
 		res := e.Score(&r)
 		if !res.OK {
 			t.Errorf("%s: %v", tc.name, res.Error)
 			continue
 		}
-		if res.Points.Total != tc.wantTot || res.Points.Total != 3*res.Value {
-			t.Errorf("%s: total %d (value %d), want %d", tc.name, res.Points.Total, res.Value, tc.wantTot)
+		if res.Points.Total != tc.wantTot || res.Points.Total != 3*valueOf(res) {
+			t.Errorf("%s: total %d (value %d), want %d", tc.name, res.Points.Total, valueOf(res), tc.wantTot)
 		}
 		if len(res.Points.Payments) != len(tc.want) {
 			t.Errorf("%s: payments %+v, want %+v", tc.name, res.Points.Payments, tc.want)
@@ -121,7 +121,7 @@ func TestBadRequests(t *testing.T) {
 			t.Errorf("%s: got ok=%v error %+v, want %s", tc.name, res.OK, res.Error, tc.code)
 		}
 	}
-	if res := zungjung.New().Score(&ok); !res.OK || res.Value != 10 {
+	if res := zungjung.ZungJung.Score(&ok); !res.OK || valueOf(res) != 10 {
 		t.Errorf("the unmodified request should score 10, got %+v", res)
 	}
 	// Zung Jung itself lets a kong supplement that is the last tile score
@@ -129,8 +129,8 @@ func TestBadRequests(t *testing.T) {
 	zj := ok
 	zj.Tsumo, zj.Haitei, zj.Rinshan = true, true, true
 	zj.Melds = []scoring.MeldSpec{{Type: "minkan", Tiles: "7777z", From: "right"}}
-	if res := zungjung.New().Score(&zj); !res.OK || res.Value != 35 {
-		t.Errorf("zung jung final draw on a kong supplement: want 35 (Value Honor, One Kong, Final Draw, Win on Kong), got %+v %v", res.Error, res.Value)
+	if res := zungjung.ZungJung.Score(&zj); !res.OK || valueOf(res) != 35 {
+		t.Errorf("zung jung final draw on a kong supplement: want 35 (Value Honor, One Kong, Final Draw, Win on Kong), got %+v %v", res.Error, valueOf(res))
 	}
 }
 
@@ -148,16 +148,24 @@ func FuzzScore(f *testing.F) {
 		if pon != "" {
 			r.Melds = []scoring.MeldSpec{{Type: "pon", Tiles: pon, From: "left"}}
 		}
-		e := zungjung.New()
+		e := zungjung.ZungJung
 		if wsm {
-			r.Rules, e = "wsm", zungjung.NewWSM()
+			r.Rules, e = "wsm", zungjung.WSM
 		}
 		res := e.Score(&r)
-		if res.OK && (res.Value < 1 || res.Points.Total != 3*res.Value || len(res.Patterns) == 0) {
-			t.Fatalf("winning result with value %d, total %d, patterns %v", res.Value, res.Points.Total, res.Patterns)
+		if res.OK && (valueOf(res) < 1 || res.Points.Total != 3*valueOf(res) || len(res.Patterns) == 0) {
+			t.Fatalf("winning result with value %d, total %d, patterns %v", valueOf(res), res.Points.Total, res.Patterns)
 		}
 		if !res.OK && (res.Error == nil || res.Error.Message == "") {
 			t.Fatalf("failed result without an error message: %+v", res)
 		}
 	})
+}
+
+// valueOf is a result's value, 0 when it carries none.
+func valueOf(res scoring.Result) int {
+	if res.Value == nil {
+		return 0
+	}
+	return *res.Value
 }

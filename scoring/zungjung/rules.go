@@ -65,19 +65,9 @@ var Presets = scoring.Presets[Rules]{
 	"zung-jung-uniform": {Name: "zung-jung-uniform", ChickenHand: true, Limit: 320, NineGatesOnHeaven: true, Par: 25, UniformPayoff: true},
 }
 
-// RulesFor resolves a request's preset (by default the one named like its
-// rules) and options.
-func RulesFor(r *scoring.Request, defaultPreset string) (Rules, *scoring.Error) {
-	name := r.Preset
-	if name == "" || name == "default" {
-		name = defaultPreset
-	}
-	rules, err := Presets.Lookup(r.Rules, name)
-	if err != nil {
-		return rules, err
-	}
-	return rules.WithOptions(r.Options)
-}
+// options are the options Zung Jung reads: the rule switches, then the
+// facts of play a hand request does not carry (Play).
+var options = []string{"minimum", "chicken_hand", "uniform_payoff", "nine_gates_on_heaven", "responsible", "passed_own_winning_tile", "penalty_tiles"}
 
 // WithOptions applies CONTRACT options to a copy of the rules.
 func (rules Rules) WithOptions(opts map[string]any) (Rules, *scoring.Error) {

@@ -7,36 +7,32 @@ import (
 	"mjscan/scoring"
 )
 
-// Engine scores requests under one default preset: "zung-jung" or "wsm".
-type Engine struct{ preset string }
+// ZungJung is Zung Jung ("zung-jung").
+var ZungJung = scoring.NewEngine(scoring.RuleSet[Rules, win]{
+	Name: "zung-jung", Presets: Presets, Default: "zung-jung", Options: options,
+	WithOptions: Rules.WithOptions, Read: read, Score: score,
+})
 
-// New returns the Zung Jung engine ("zung-jung").
-func New() Engine { return Engine{preset: "zung-jung"} }
+// WSM is the World Series of Mahjong ("wsm"): Zung Jung's table with a
+// 5-point minimum.
+var WSM = scoring.NewEngine(scoring.RuleSet[Rules, win]{
+	Name: "wsm", Presets: Presets, Default: "wsm", Options: options,
+	WithOptions: Rules.WithOptions, Read: read, Score: score,
+})
 
-// NewWSM returns the World Series of Mahjong engine ("wsm").
-func NewWSM() Engine { return Engine{preset: "wsm"} }
+// win is a request as Zung Jung reads it: the hand and the facts of play.
+type win struct {
+	hand *scoring.Hand
+	play Play
+}
 
-func (e Engine) Name() string { return e.preset }
-
-func (e Engine) Presets() []string { return Presets.Names() }
-
-// Score scores one CONTRACT request.
-func (e Engine) Score(r *scoring.Request) scoring.Result {
-	rules, err := RulesFor(r, e.preset)
-	if err != nil {
-		return scoring.Fail(r, err)
-	}
+func read(r *scoring.Request) (win, *scoring.Error) {
 	h, err := scoring.ParseHand(r)
 	if err != nil {
-		return scoring.Fail(r, err)
+		return win{}, err
 	}
-	play, err := playFor(r, h)
-	if err != nil {
-		return scoring.Fail(r, err)
-	}
-	res := Score(h, &rules, play)
-	res.ID, res.Rules, res.Preset = r.ID, r.Rules, rules.Name
-	return res
+	p, err := playFor(r, h)
+	return win{h, p}, err
 }
 
 // Check refuses a request whose tiles or flags cannot happen together.
@@ -93,8 +89,9 @@ func hasKong(h *scoring.Hand) bool {
 	return false
 }
 
-// Score scores a parsed hand under the facts of play p.
-func Score(h *scoring.Hand, rules *Rules, p Play) scoring.Result {
+// score scores a read hand: the arrangement that counts most.
+func score(w win, rules *Rules) scoring.Result {
+	h, p := w.hand, w.play
 	if e := Check(h, rules); e != nil {
 		return scoring.Result{Error: e}
 	}
@@ -103,8 +100,14 @@ func Score(h *scoring.Hand, rules *Rules, p Play) scoring.Result {
 	}
 	f := newFacts(h, rules)
 	f.penalty, f.hasPenalty = scoring.CountOf(p.Penalty), len(p.Penalty) > 0
-	best, all, found := f.best(true)
-	if !found {
+	best := scoring.Best[eval]{Better: better}
+	var cur eval
+	f.readings(func(r *reading) {
+		f.evaluate(r, &cur)
+		best.Add(&cur)
+	})
+	e := best.Chosen()
+	if e == nil {
 		if f.hasPenalty && !h.Tsumo {
 			f.hasPenalty = false
 			won := false
@@ -116,31 +119,15 @@ func Score(h *scoring.Hand, rules *Rules, p Play) scoring.Result {
 		}
 		return notAWin(h, rules)
 	}
-	res := f.result(&best, all, p)
-	if best.value < rules.Minimum || best.n == 0 {
+	res := f.result(e, best.All(), p)
+	if e.value < rules.Minimum || e.n == 0 {
+		// The value stays: it says how far the hand falls short.
 		res.OK = false
 		res.Points = scoring.Points{}
 		res.Error = scoring.Errorf(scoring.CodeBelowMinimum,
-			"the hand is complete but worth %d points; the %s rules need at least %d (any one pattern): a hand without pattern is a false win", best.value, rules.Name, max(rules.Minimum, 1))
+			"the hand is complete but worth %d points; the %s rules need at least %d (any one pattern): a hand without pattern is a false win", e.value, rules.Name, max(rules.Minimum, 1))
 	}
 	return res
-}
-
-// Evaluate returns the value of the best arrangement with no explanation
-// built: the hot path for batch scoring.
-func Evaluate(h *scoring.Hand, rules *Rules) (value int, err *scoring.Error) {
-	if e := Check(h, rules); e != nil {
-		return 0, e
-	}
-	f := newFacts(h, rules)
-	best, _, found := f.best(false)
-	if !found {
-		return 0, scoring.Errorf(scoring.CodeNotAWin, "not a winning hand")
-	}
-	if best.value < rules.Minimum || best.n == 0 {
-		return best.value, scoring.Errorf(scoring.CodeBelowMinimum, "below the minimum")
-	}
-	return best.value, nil
 }
 
 // Breakdown explains a Zung Jung result.
@@ -183,6 +170,17 @@ type Alternative struct {
 	Chosen      bool     `json:"chosen,omitempty"`
 }
 
+// Readings lists the arrangements weighed, with their values, for a
+// referee (scoring.Weighed).
+func (b *Breakdown) Readings() []scoring.Alternative {
+	out := make([]scoring.Alternative, len(b.Alternatives))
+	for i := range b.Alternatives {
+		a := &b.Alternatives[i]
+		out[i] = scoring.Alternative{Shown: a, Arrangement: a.Arrangement, Chosen: a.Chosen, Worth: scoring.Worth{Value: &a.Value}}
+	}
+	return out
+}
+
 // RulesView names the rules applied.
 type RulesView struct {
 	Minimum       int  `json:"minimum"`
@@ -192,7 +190,8 @@ type RulesView struct {
 }
 
 func (f *facts) result(e *eval, all []eval, pay Play) scoring.Result {
-	res := scoring.Result{OK: true, Value: e.value}
+	value := e.value
+	res := scoring.Result{OK: true, Value: &value}
 	b := &Breakdown{
 		Arrangement: arrangement(&e.r), Sum: e.sum,
 		Rules: RulesView{Minimum: f.rules.Minimum, ChickenHand: f.rules.ChickenHand, Limit: f.rules.Limit, UniformPayoff: f.rules.UniformPayoff},
