@@ -100,9 +100,9 @@ func watchCSP(t *testing.T, ctx context.Context) {
 // from its alternatives, fill in the situation and get the expected score.
 func TestBrowserPhotoFixAndScore(t *testing.T) {
 	rec := handRecognition()
-	rec.Tiles[13].Tile = "9s" // misread: the winning 8s
+	rec.Tiles[13].Tile = tileOf("9s") // misread: the winning 8s
 	rec.Tiles[13].Confidence = 0.41
-	rec.Tiles[13].Alternatives = []vision.Alternative{{Tile: "8s", Confidence: 0.38}}
+	rec.Tiles[13].Alternatives = []vision.Alternative{{Tile: tileOf("8s"), Confidence: 0.38}}
 	fake := &fakeRecognizer{rec: rec}
 	_, ts := newTestServer(t, fake, nil)
 	photo, _ := filepath.Abs(filepath.Join("..", "testdata", "photos", "dev-sample.jpg"))
@@ -179,7 +179,7 @@ func TestBrowserRealPhotoFixAndScore(t *testing.T) {
 	read := models.Recognize("hand-017", data)
 	fix := -1
 	for i, tile := range read.Tiles {
-		if tile.Tile == "2s" {
+		if tile.Tile == tileOf("2s") {
 			fix = i
 		}
 	}

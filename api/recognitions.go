@@ -330,11 +330,9 @@ func combineParts(recs map[string]*vision.Recognition) *scoring.Request {
 
 // tilesOf writes every tile seen, in reading order, as one tile string.
 func tilesOf(rec *vision.Recognition) string {
-	var ts []scoring.Tile
-	for _, t := range rec.Tiles {
-		if parsed, err := scoring.ParseTiles(t.Tile); err == nil {
-			ts = append(ts, parsed...)
-		}
+	ts := make([]scoring.Tile, len(rec.Tiles))
+	for i, t := range rec.Tiles {
+		ts[i] = t.Tile
 	}
 	return scoring.FormatTiles(ts)
 }

@@ -32,6 +32,9 @@ type Recognizer struct {
 	pool     chan *worker
 	all      []*worker
 	bank     *Bank
+	// tiles is every code a reading can name (the classifier's labels,
+	// the bank's), typed once when the models load.
+	tiles map[string]scoring.Tile
 }
 
 type worker struct {
@@ -55,12 +58,11 @@ func New(cfg Config) (*Recognizer, error) {
 	if det.Output.Stride <= 0 || det.Input.Width != det.Input.Height || len(cls.Labels) == 0 {
 		return nil, errors.New("model manifests: the detector needs a square input and a stride, the classifier labels")
 	}
-	for _, l := range cls.Labels {
-		if ts, err := scoring.ParseTiles(l); err != nil || len(ts) != 1 {
-			return nil, fmt.Errorf("classifier label %q is not a tile code", l)
-		}
+	tiles, err := labelTiles(cls.Labels, cfg.Bank)
+	if err != nil {
+		return nil, err
 	}
-	r := &Recognizer{det: det, cls: cls, pool: make(chan *worker, n), bank: cfg.Bank}
+	r := &Recognizer{det: det, cls: cls, pool: make(chan *worker, n), bank: cfg.Bank, tiles: tiles}
 	for i := 0; i < n; i++ {
 		w := &worker{}
 		if w.det, err = gocv.ReadNetFromONNXBytes(detBytes); err != nil || w.det.Empty() {
@@ -76,6 +78,55 @@ func New(cfg Config) (*Recognizer, error) {
 		r.pool <- w
 	}
 	return r, nil
+}
+
+// labelTiles types every code a reading can carry: the classifier's labels
+// and the codes of a bank's templates and head.
+func labelTiles(labels []string, b *Bank) (map[string]scoring.Tile, error) {
+	out := map[string]scoring.Tile{}
+	add := func(what, code string) error {
+		t, err := scoring.ParseTile(code)
+		if err != nil {
+			return fmt.Errorf("%s %q is not a tile code", what, code)
+		}
+		out[code] = t
+		return nil
+	}
+	for _, l := range labels {
+		if err := add("classifier label", l); err != nil {
+			return nil, err
+		}
+	}
+	if b != nil {
+		for _, t := range b.Templates {
+			if err := add("bank template", t.Code); err != nil {
+				return nil, err
+			}
+		}
+		if b.Head != nil {
+			for _, c := range b.Head.Codes {
+				if c == noTile {
+					continue
+				}
+				if err := add("bank head class", c); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// tile is the typed tile of a reading's code. Every code was typed at
+// load; one that was not (none should be) is read as the back.
+func (r *Recognizer) tile(code string) scoring.Tile {
+	if t, ok := r.tiles[code]; ok {
+		return t
+	}
+	if t, err := scoring.ParseTile(code); err == nil {
+		return t
+	}
+	return scoring.Back
 }
 
 // Close frees the networks. The Recognizer must not be used afterwards.
@@ -180,13 +231,13 @@ func (r *Recognizer) recognizeMat(ctx context.Context, img gocv.Mat) ([]TileSeen
 	for i, b := range boxes {
 		rd := reads[i]
 		t := TileSeen{
-			Tile:       rd.labels[0],
+			Tile:       r.tile(rd.labels[0]),
 			Box:        [4]int{int(b.x0 + 0.5), int(b.y0 + 0.5), int(b.x1 + 0.5), int(b.y1 + 0.5)},
 			Confidence: round3(rd.probs[0]),
 		}
 		t.Rotated = across[i]
 		for j := 1; j < len(rd.labels); j++ {
-			t.Alternatives = append(t.Alternatives, Alternative{Tile: rd.labels[j], Confidence: round3(rd.probs[j])})
+			t.Alternatives = append(t.Alternatives, Alternative{Tile: r.tile(rd.labels[j]), Confidence: round3(rd.probs[j])})
 		}
 		tiles = append(tiles, t)
 	}
