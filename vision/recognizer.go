@@ -171,13 +171,18 @@ func (r *Recognizer) Recognize(id string, data []byte) Recognition {
 
 func (r *Recognizer) recognize(ctx context.Context, id string, data []byte) (Recognition, error) {
 	rec := Recognition{ID: id, Tiles: []TileSeen{}}
+	st := newSteps(ctx)
+	defer st.end()
+	if err := st.next("decode"); err != nil {
+		return rec, err
+	}
 	img, factor, err := decodeReduced(data, reducedMinSide)
 	defer img.Close()
 	if err != nil {
 		return rec, err
 	}
 	rec.Width, rec.Height = img.Cols(), img.Rows()
-	if rec.Tiles, err = r.recognizeMat(ctx, img); err != nil {
+	if rec.Tiles, err = r.recognizeMat(st, img); err != nil {
 		return rec, err
 	}
 	if factor > 1 {
@@ -201,16 +206,23 @@ func (r *Recognizer) recognize(ctx context.Context, id string, data []byte) (Rec
 
 // RecognizeMat finds and reads the tiles in a decoded BGR photo.
 func (r *Recognizer) RecognizeMat(img gocv.Mat) []TileSeen {
-	tiles, _ := r.recognizeMat(context.Background(), img)
+	st := newSteps(context.Background())
+	defer st.end()
+	tiles, _ := r.recognizeMat(st, img)
 	return tiles
 }
 
-func (r *Recognizer) recognizeMat(ctx context.Context, img gocv.Mat) ([]TileSeen, error) {
+// recognizeMat runs the steps from "worker" to "layout" (which the caller
+// ends) on a decoded photo.
+func (r *Recognizer) recognizeMat(st *steps, img gocv.Mat) ([]TileSeen, error) {
 	if img.Empty() || img.Channels() != 3 || img.Cols() < 8 || img.Rows() < 8 {
 		return []TileSeen{}, nil
 	}
-	boxes, reads, err := r.findAndRead(ctx, img)
+	boxes, reads, err := r.readBoxes(st, img)
 	if err != nil {
+		return nil, err
+	}
+	if err := st.next("review"); err != nil {
 		return nil, err
 	}
 	switch {
@@ -226,6 +238,9 @@ func (r *Recognizer) recognizeMat(ctx context.Context, img gocv.Mat) ([]TileSeen
 	}
 	boxes, reads = dropWeak(boxes, reads)
 	boxes, reads = dropUnread(boxes, reads)
+	if err := st.next("layout"); err != nil {
+		return nil, err
+	}
 	across := lyingAcross(boxes, reads)
 	tiles := make([]TileSeen, 0, len(boxes))
 	for i, b := range boxes {
@@ -256,14 +271,30 @@ func (r *Recognizer) recognizeMat(ctx context.Context, img gocv.Mat) ([]TileSeen
 // findAndRead runs the detector and the classifier on a decoded photo with
 // one worker, waiting for a free one until ctx ends.
 func (r *Recognizer) findAndRead(ctx context.Context, img gocv.Mat) ([]box, []reading, error) {
+	st := newSteps(ctx)
+	defer st.end()
+	return r.readBoxes(st, img)
+}
+
+// readBoxes is findAndRead as the steps "worker", "detect" and "classify".
+func (r *Recognizer) readBoxes(st *steps, img gocv.Mat) ([]box, []reading, error) {
+	if err := st.next("worker"); err != nil {
+		return nil, nil, err
+	}
 	var w *worker
 	select {
 	case w = <-r.pool:
-	case <-ctx.Done():
-		return nil, nil, ctx.Err()
+	case <-st.ctx.Done():
+		return nil, nil, st.ctx.Err()
 	}
 	defer func() { r.pool <- w }()
+	if err := st.next("detect"); err != nil {
+		return nil, nil, err
+	}
 	boxes := detectTiles(&w.det, &r.det, img)
+	if err := st.next("classify"); err != nil {
+		return nil, nil, err
+	}
 	reads := classify(&w.cls, &r.cls, img, boxes)
 	if len(reads) != len(boxes) {
 		return nil, nil, nil
