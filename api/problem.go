@@ -13,6 +13,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"mjscan/internal/fault"
 	"mjscan/scoring"
 	"mjscan/scoring/rulebook"
 )
@@ -39,18 +40,18 @@ func (p *Problem) Error() string { return fmt.Sprintf("%d %s: %s", p.Status, p.C
 
 // Service problem codes beyond the CONTRACT's scoring codes.
 const (
-	codeNotAPhoto       = "not_a_photo"
-	codeTooLarge        = "too_large"
-	codeBusy            = "busy"
-	codeTimeout         = "timeout"
-	codeNoRecognition   = "recognition_unavailable"
-	codeNotFound        = "not_found"
+	codeNotAPhoto       = fault.CodeNotAPhoto
+	codeTooLarge        = fault.CodeTooLarge
+	codeBusy            = fault.CodeBusy
+	codeTimeout         = fault.CodeTimeout
+	codeNoRecognition   = fault.CodeNoRecognition
+	codeNotFound        = fault.CodeNotFound
 	codeMethod          = "method_not_allowed"
-	codeUnsupportedType = "unsupported_media_type"
+	codeUnsupportedType = fault.CodeUnsupportedType
 	codeIdemConflict    = "idempotency_key_reused"
 	codeIdemInFlight    = "idempotency_key_in_flight"
-	codeInternal        = "internal"
-	codeRecognition     = "recognition_failed"
+	codeInternal        = fault.CodeInternal
+	codeRecognition     = fault.CodeRecognition
 )
 
 var problemTitles = map[string]string{
@@ -164,10 +165,13 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 		return
 	}
 	var p *Problem
+	var fe *fault.Error
 	var he *echo.HTTPError
 	var mbe *http.MaxBytesError
 	switch {
 	case errors.As(err, &p):
+	case errors.As(err, &fe):
+		p = s.faultProblem(c, fe)
 	case errors.As(err, &mbe):
 		p = echoProblem(c, echo.ErrStatusRequestEntityTooLarge, s.cfg.BodyLimit)
 	case errors.As(err, &he):

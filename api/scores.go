@@ -3,14 +3,13 @@ package api
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"mjscan/internal/app"
 	"mjscan/scoring"
 	"mjscan/scoring/rulebook"
 )
@@ -59,53 +58,22 @@ func readJSONBody(c echo.Context, what string) ([]byte, error) {
 
 // decodeHandRequest reads a CONTRACT hand request and checks that its rule
 // set exists, so that the engines only see requests they can answer.
-func decodeHandRequest(body []byte) (*scoring.Request, *Problem) {
+func decodeHandRequest(body []byte) (*scoring.Request, error) {
 	var req scoring.Request
 	if err := json.Unmarshal(body, &req); err != nil {
 		return nil, jsonProblem(err, &req, "the hand request")
 	}
-	if p := checkRules(&req); p != nil {
-		return nil, p
+	if err := app.CheckRules(&req); err != nil {
+		return nil, err
 	}
 	return &req, nil
 }
 
-func checkRules(req *scoring.Request) *Problem {
-	if req.Rules == "" {
-		return problem(http.StatusBadRequest, scoring.CodeBadRequest, "say which rule set to score under: \"rules\" is one of "+strings.Join(rulebook.Names(), ", "))
-	}
-	if _, ok := rulebook.Lookup(req.Rules); !ok {
-		return problem(http.StatusBadRequest, scoring.CodeBadRequest, fmt.Sprintf("unknown rule set %q: choose one of %s", req.Rules, strings.Join(rulebook.Names(), ", ")))
-	}
-	return nil
-}
+// checkRules is app.CheckRules, for the adapters.
+func checkRules(req *scoring.Request) error { return app.CheckRules(req) }
 
 // scoreHand is rulebook.Try; a test replaces it with an engine that fails.
 var scoreHand = rulebook.Try
-
-// score runs one hand through its engine on the worker pool. The engine
-// runs in this goroutine: res is complete when work returns, whatever the
-// deadline did meanwhile. An engine's panic is the service's failure (a
-// 500), not the client's bad request.
-func (s *Server) score(c echo.Context, req *scoring.Request) (scoring.Result, error) {
-	var res scoring.Result
-	err := s.work(c.Request().Context(), func() (err error) {
-		start := time.Now()
-		if res, err = scoreHand(req); err != nil {
-			return err
-		}
-		d := time.Since(start)
-		s.metrics.scoreTime.WithLabelValues(req.Rules).Observe(d.Seconds())
-		s.metrics.steps.WithLabelValues("score").Observe(d.Seconds())
-		outcome := "ok"
-		if res.Error != nil {
-			outcome = res.Error.Code
-		}
-		s.metrics.scores.WithLabelValues(req.Rules, outcome).Inc()
-		return nil
-	})
-	return res, err
-}
 
 // postScore: a hand request in, its result out. A hand that does not score
 // is a 422 problem whose members include the whole CONTRACT result.
@@ -114,11 +82,11 @@ func (s *Server) postScore(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	req, p := decodeHandRequest(body)
-	if p != nil {
-		return p
+	req, err := decodeHandRequest(body)
+	if err != nil {
+		return err
 	}
-	res, err := s.score(c, req)
+	res, err := s.app.Score(c.Request().Context(), req)
 	if err != nil {
 		return err
 	}

@@ -11,11 +11,12 @@ import (
 	"mime"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/labstack/echo/v4"
 	"golang.org/x/sync/semaphore"
 
+	"mjscan/internal/app"
+	"mjscan/scoring"
 	"mjscan/vision"
 )
 
@@ -55,6 +56,8 @@ type Server struct {
 	// bytes is the BytesInFlight budget, pixels the DecodeMegapixels one.
 	bytes  *byteBudget
 	pixels *semaphore.Weighted
+	// app is the use cases the routes adapt to HTTP.
+	app *app.App
 }
 
 // New builds the service; it does not listen.
@@ -74,6 +77,11 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	s.metrics = newMetrics(s.pool, s.served)
 	s.idem = newIdempotency(cfg.IdempotencyTTL, cfg.IdempotencyEntries, cfg.IdempotencyBytes)
 	s.health = newHealth(s)
+	s.app = app.New(app.Config{MaxMegapixels: cfg.MaxMegapixels, RequestTimeout: cfg.RequestTimeout}, app.Deps{
+		Recognizer: deps.Recognizer, RecognizerError: deps.RecognizerError,
+		Run: runner{s}, Observe: s.metrics, Log: deps.Log,
+		Score: func(r *scoring.Request) (scoring.Result, error) { return scoreHand(r) },
+	})
 
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
@@ -266,6 +274,13 @@ func (s *Server) decodeWork(ctx context.Context, pixels int64, fn func() error) 
 	return s.refusal(t.Run(ctx, fn))
 }
 
+// runner runs the use cases' CPU work on the pool (decodeWork).
+type runner struct{ s *Server }
+
+func (r runner) Run(ctx context.Context, pixels int64, work func() error) error {
+	return r.s.decodeWork(ctx, pixels, work)
+}
+
 // admitted gives ctx a place in the pool for the rest of a request that
 // is not pooled on arrival (a camera's: its snapshot waits on the network
 // holding a place but no worker), or answers 429. The returned func gives
@@ -294,6 +309,3 @@ func (s *Server) refusal(err error) error {
 	}
 	return err
 }
-
-// since is a small helper for step timings.
-func since(t time.Time) time.Duration { return time.Since(t) }
