@@ -42,27 +42,44 @@ func tilesOf(rec *vision.Recognition) string {
 	return scoring.FormatTiles(ts)
 }
 
-// mergeSituation fills the tiles of the situation from the photos' hand
-// where the situation leaves them empty.
-func mergeSituation(sit *scoring.Request, id string, g *scoring.Request) *scoring.Request {
+// Merge is the one rule that puts the hand to score together from what a
+// player sent (sit) and what the photos show (seen), for snap-and-score
+// and score-now alike:
+//
+//   - Every situation field is the player's: rules, preset, options, the
+//     winds, self-draw, riichi and the other flags, honba, riichi sticks,
+//     ura dora. A photo does not show them.
+//   - The tiles are the photo's, unless the player sent them, which is how
+//     a player corrects a misread photo. A hand sent is sent whole: its
+//     win_tile and melds come with it and none of the photo's are mixed
+//     in. A win_tile or melds sent without a hand correct the photo's hand
+//     (a win tile the recogniser cannot tell). Flowers and dora indicators
+//     sent are the player's; those not sent are the photo's.
+//
+// id names the request when the player gave it no id. Neither argument
+// is changed.
+func Merge(sit *scoring.Request, seen *scoring.Request, id string) *scoring.Request {
 	req := *sit
 	if req.ID == "" {
 		req.ID = id
 	}
+	if seen == nil {
+		return &req
+	}
 	if req.Hand == "" {
-		req.Hand = g.Hand
+		req.Hand = seen.Hand
 		if req.WinTile == "" {
-			req.WinTile = g.WinTile
+			req.WinTile = seen.WinTile
 		}
 		if len(req.Melds) == 0 {
-			req.Melds = g.Melds
+			req.Melds = seen.Melds
 		}
 	}
 	if req.Flowers == "" {
-		req.Flowers = g.Flowers
+		req.Flowers = seen.Flowers
 	}
 	if req.DoraIndicators == "" {
-		req.DoraIndicators = g.DoraIndicators
+		req.DoraIndicators = seen.DoraIndicators
 	}
 	return &req
 }

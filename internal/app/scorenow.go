@@ -32,7 +32,8 @@ type Table struct {
 // ScoreNow takes a snapshot of the table, cuts out the seat's hand
 // (calibration), reads it (vision) and scores it under the situation sit
 // carries: what a photo cannot show (rules, winds, the win tile when the
-// recogniser cannot tell it, self-draw and the rest). The snapshot waits
+// recogniser cannot tell it, self-draw and the rest), merged with what the
+// photo shows by Merge, as snap-and-score does. The snapshot waits
 // on the network holding no worker; the cut, the reading and the scoring
 // hold one.
 func (a *App) ScoreNow(ctx context.Context, t Table, seat string, sit scoring.Request) (*Proposal, error) {
@@ -73,23 +74,20 @@ func (a *App) scoreFrame(ctx context.Context, frame []byte, c *calibration.Calib
 		rec = &vision.Recognition{ID: base.ID, Error: &scoring.Error{Code: fault.CodeRecognition, Message: "the tiles in front of the seat could not be read"}}
 	}
 	p.Recognition = *rec
-	if !p.Recognition.OK || p.Recognition.Hand == nil {
+	req := Merge(&base, p.Recognition.Hand, base.ID)
+	if !p.Recognition.OK || req.Hand == "" {
 		msg := "no hand was read in front of seat " + seat
 		if p.Recognition.Error != nil {
 			msg += ": " + p.Recognition.Error.Message
 		}
 		return nil, fault.New(fault.Unprocessable, fault.CodeRecognition, msg)
 	}
-	req := base
-	read := p.Recognition.Hand
-	req.Hand, req.Melds = read.Hand, read.Melds
-	if req.WinTile == "" {
-		req.WinTile = read.WinTile
-	}
+	// The camera knows whose hand it read: the seat's wind, unless the
+	// player said otherwise.
 	if req.SeatWind == "" {
 		req.SeatWind = seat
 	}
-	p.Request = req
+	p.Request = *req
 	if err := a.scoreNow(&p.Request, &p.Result); err != nil {
 		return nil, err
 	}

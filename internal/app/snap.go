@@ -42,7 +42,7 @@ func (a *App) SnapAndScore(ctx context.Context, photos Photos, id string, sit sc
 	if err != nil {
 		return nil, err
 	}
-	req := mergeSituation(&sit, id, read.Seen)
+	req := Merge(&sit, read.Seen, id)
 	out := &Snap{Recognition: read.Parts["photo"], Request: req}
 	if len(read.Parts) > 1 || read.Parts["photo"] == nil {
 		out.Parts = read.Parts
