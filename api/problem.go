@@ -232,9 +232,12 @@ func jsonProblem(err error, v any, what string) *Problem {
 func jsonDetail(err error, v any, what string) string {
 	var te *json.UnmarshalTypeError
 	var se *json.SyntaxError
+	var tse *scoring.SyntaxError
 	switch {
 	case errors.As(err, &te):
 		return typeDetail(te, reflect.TypeOf(v), what)
+	case errors.As(err, &tse):
+		return fmt.Sprintf("%s holds a tile that is not a tile code: %v", what, tse)
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF),
 		errors.As(err, &se) && se.Error() == "unexpected end of JSON input":
 		return what + " is not valid JSON: it ends too early, before a closing quote, bracket or brace"

@@ -121,6 +121,7 @@ func (s *Server) routeList() []route {
 		{http.MethodPost, "/v1/verify", s.postVerify, nil},
 		{http.MethodPost, "/v1/recognitions", s.postRecognition, upload},
 		{http.MethodPost, "/v1/snap-and-score", s.postSnapAndScore, upload},
+		{http.MethodPost, "/v1/recognitions/hand", s.postHand, nil},
 		{http.MethodGet, "/", s.getIndex, nil},
 		{http.MethodGet, "/web/*", s.getWeb, nil},
 	}

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"mjscan/internal/fault"
 	"mjscan/scoring"
 	"mjscan/vision"
 )
@@ -82,4 +83,31 @@ func Merge(sit *scoring.Request, seen *scoring.Request, id string) *scoring.Requ
 		req.DoraIndicators = seen.DoraIndicators
 	}
 	return &req
+}
+
+// maxHandTiles bounds the tiles of a hand built from groups: a whole table
+// of the largest set (American, 152 tiles) fits.
+const maxHandTiles = 256
+
+// HandFromGroups builds the hand that a recognition's groups make of its
+// tiles, as the player corrected them (vision.HandFromGroups: the one
+// place groups become a hand). complete says whether it is a whole hand
+// ready to score. A recognition without groups is all hand.
+func HandFromGroups(tiles []vision.TileSeen, groups []vision.Group) (*scoring.Request, bool, error) {
+	if len(tiles) > maxHandTiles {
+		return nil, false, fault.Newf(fault.Invalid, scoring.CodeBadRequest, "%d tiles: a table holds at most %d", len(tiles), maxHandTiles)
+	}
+	if len(groups) == 0 && len(tiles) > 0 {
+		// No grouping: every tile is the hand, in reading order.
+		g := vision.Group{Kind: "hand"}
+		for i := range tiles {
+			g.Tiles = append(g.Tiles, i)
+		}
+		groups = []vision.Group{g}
+	}
+	if err := vision.CheckGroups(tiles, groups); err != nil {
+		return nil, false, fault.New(fault.Invalid, scoring.CodeBadRequest, err.Error())
+	}
+	req, complete := vision.HandFromGroups(tiles, groups)
+	return req, complete, nil
 }
