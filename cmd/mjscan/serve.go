@@ -35,11 +35,12 @@ func cmdServe(args []string, stderr io.Writer) int {
 // listen (tests start it on port 0).
 func serve(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer, ready func(api, metrics string)) int {
 	logger := log.New(stderr, "mjscan serve: ", log.LstdFlags)
-	cfg, err := api.LoadConfig(getenv)
+	all, err := loadServeConfig(getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "mjscan serve: bad configuration:\n%v\n", err)
 		return 2
 	}
+	cfg := &all.API
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "listen address of the API and web page (env "+api.EnvPrefix+"ADDR)")
@@ -71,7 +72,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stder
 	deps := api.Deps{Version: version, Log: logger}
 	start := time.Now()
 	vcfg := vision.Config{Workers: cfg.Workers}
-	if path := getenv(envBank); path != "" {
+	if path := all.Bank; path != "" {
 		// A bank named but unreadable is a configuration error: serving
 		// without it would quietly misread the set it was made for.
 		b, err := vision.ReadBankFile(path)
@@ -93,12 +94,12 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stder
 		logger.Printf("recogniser loaded in %s", time.Since(start).Round(time.Millisecond))
 	}
 
-	srv, err := api.New(cfg, deps)
+	srv, err := api.New(*cfg, deps)
 	if err != nil {
 		fmt.Fprintf(stderr, "mjscan serve: %v\n", err)
 		return 2
 	}
-	if closeRecords, err := mountTournament(srv, getenv, logger); errors.Is(err, referee.ErrReadOnly) || errors.Is(err, referee.ErrUnavailable) {
+	if closeRecords, err := mountTournament(srv, all, logger); errors.Is(err, referee.ErrReadOnly) || errors.Is(err, referee.ErrUnavailable) {
 		// The record is named right but cannot take decisions: say so
 		// and stop, rather than answer healthy and fail every write.
 		fmt.Fprintf(stderr, "mjscan serve: cannot start:\n%v\n", err)
@@ -110,7 +111,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stder
 		defer closeRecords()
 	}
 	logger.Printf("mjscan %s, settings:", version)
-	for _, line := range cfg.Describe() {
+	for _, line := range all.Describe() {
 		logger.Printf("  %s", line)
 	}
 	logger.Printf("resident memory bound from these settings: %d MB (api/LOAD.md)", cfg.MemoryBound()>>20)
@@ -165,9 +166,6 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stder
 // fdReserve is the open files kept apart from client connections.
 const fdReserve = 128
 
-// envBank names a template bank (mjscan calibrate) to read photos with.
-const envBank = api.EnvPrefix + "BANK"
-
 // visionRecognizer adapts the vision package's recogniser to the API's;
 // ModelVersion comes with the embedded recogniser.
 type visionRecognizer struct{ *vision.Recognizer }
@@ -179,19 +177,12 @@ func (v visionRecognizer) Recognize(ctx context.Context, photo []byte) (*vision.
 // mountTournament turns on the tournament routes (games, standings, the
 // referee record, table cameras) when the staff tokens are set. With
 // neither token set they stay off and the rest of the service runs.
-func mountTournament(srv *api.Server, getenv func(string) string, logger *log.Logger) (func(), error) {
-	if getenv(api.EnvRefereeToken) == "" && getenv(api.EnvOrganizerToken) == "" {
+func mountTournament(srv *api.Server, cfg serveConfig, logger *log.Logger) (func(), error) {
+	if cfg.Tournament == nil {
 		logger.Printf("tournament routes off: set %s and %s to turn them on", api.EnvRefereeToken, api.EnvOrganizerToken)
 		return nil, nil
 	}
-	tcfg, err := api.LoadTournamentConfig(getenv)
-	if err != nil {
-		return nil, err
-	}
-	rcfg, err := referee.LoadConfig(getenv)
-	if err != nil {
-		return nil, err
-	}
+	rcfg := cfg.Records
 	if rcfg.PostgresDSN == "" {
 		if dir := filepath.Dir(rcfg.SQLitePath); dir != "." {
 			if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -204,7 +195,7 @@ func mountTournament(srv *api.Server, getenv func(string) string, logger *log.Lo
 	if err != nil {
 		return nil, err
 	}
-	if err := srv.MountTournament(tcfg, store); err != nil {
+	if err := srv.MountTournament(*cfg.Tournament, store); err != nil {
 		store.Close()
 		return nil, err
 	}
