@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"mjscan/internal/fault"
 	"mjscan/scoring"
 )
 
@@ -23,11 +24,11 @@ type Notation struct {
 func (s *Server) getNotation(c echo.Context) error {
 	q := c.QueryParam("mpsz")
 	if strings.TrimSpace(q) == "" {
-		return problem(http.StatusBadRequest, scoring.CodeBadRequest, "give the hand in ?mpsz=, e.g. 123m456p55s,666=z")
+		return fault.New(fault.Invalid, scoring.CodeBadRequest, "give the hand in ?mpsz=, e.g. 123m456p55s,666=z")
 	}
 	concealed, melds, err := scoring.ParseMPSZ(q)
 	if err != nil {
-		return problem(http.StatusBadRequest, scoring.CodeBadRequest, "notation: "+err.Error())
+		return fault.New(fault.Invalid, scoring.CodeBadRequest, "notation: "+err.Error())
 	}
 	out := Notation{Hand: scoring.FormatTiles(concealed), Melds: []scoring.MeldSpec{}, Tiles: []string{}, Versions: s.versions()}
 	for _, t := range concealed {

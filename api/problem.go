@@ -13,6 +13,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"mjscan/internal/app"
 	"mjscan/internal/fault"
 	"mjscan/scoring"
 	"mjscan/scoring/rulebook"
@@ -97,28 +98,20 @@ func problem(status int, code, detail string) *Problem {
 }
 
 // resultProblem is the answer for a hand that does not score: the CONTRACT
-// error as a problem (400 for a request that cannot be read, 422 for a hand
-// that does not win) whose members include the whole result, as
-// /v1/scores answers it.
-func resultProblem(out ScoreResponse) *Problem {
+// error (a request that cannot be read is invalid, a hand that does not
+// win unprocessable: app.FailureKind) whose members include the whole
+// result, as /v1/scores answers it.
+func resultProblem(out ScoreResponse) error {
 	e := out.Error
 	if e == nil {
 		e = scoring.Errorf(scoring.CodeNotAWin, "the hand does not score")
 		out.Error = e
 	}
-	p := problem(scoringStatus(e.Code), e.Code, e.Message)
-	p.Ext = out
-	return p
+	return fault.New(app.FailureKind(e.Code), e.Code, e.Message).WithBody(out)
 }
 
-// scoringStatus maps a CONTRACT error code to the HTTP status: a request we
-// cannot read is 400, a well-formed hand that does not score is 422.
-func scoringStatus(code string) int {
-	if code == scoring.CodeBadRequest {
-		return http.StatusBadRequest
-	}
-	return http.StatusUnprocessableEntity
-}
+// scoringStatus is the HTTP status of a CONTRACT error code.
+func scoringStatus(code string) int { return statusOf(app.FailureKind(code)) }
 
 // MarshalJSON writes the problem members over the extension's members.
 func (p *Problem) MarshalJSON() ([]byte, error) {
@@ -225,8 +218,8 @@ func isUpload(r *http.Request) bool {
 // into a 400 a player can act on: which field holds the wrong kind of value
 // and what it should hold, where the JSON breaks, or which field is not
 // known. what names the body ("the hand request").
-func jsonProblem(err error, v any, what string) *Problem {
-	return problem(http.StatusBadRequest, scoring.CodeBadRequest, jsonDetail(err, v, what))
+func jsonProblem(err error, v any, what string) error {
+	return fault.New(fault.Invalid, scoring.CodeBadRequest, jsonDetail(err, v, what))
 }
 
 func jsonDetail(err error, v any, what string) string {

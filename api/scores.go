@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"mjscan/internal/app"
+	"mjscan/internal/fault"
 	"mjscan/scoring"
 	"mjscan/scoring/rulebook"
 )
@@ -47,10 +48,10 @@ func readJSONBody(c echo.Context, what string) ([]byte, error) {
 		return nil, err
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
-		return nil, problem(http.StatusBadRequest, scoring.CodeBadRequest, "the request body is empty: send "+what+" as JSON")
+		return nil, fault.New(fault.Invalid, scoring.CodeBadRequest, "the request body is empty: send "+what+" as JSON")
 	}
 	if ct := c.Request().Header.Get(echo.HeaderContentType); strings.HasPrefix(ct, "multipart/") {
-		return nil, problem(http.StatusUnsupportedMediaType, codeUnsupportedType, "send "+what+" as JSON (application/json), not as a form")
+		return nil, fault.New(fault.Unsupported, codeUnsupportedType, "send "+what+" as JSON (application/json), not as a form")
 	}
 	return body, nil
 }

@@ -3,15 +3,14 @@ package api
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"mime"
 	"mime/multipart"
-	"net/http"
 
 	"github.com/labstack/echo/v4"
 
 	"mjscan/internal/app"
+	"mjscan/internal/fault"
 	"mjscan/scoring"
 )
 
@@ -36,7 +35,7 @@ func (s *Server) readUpload(c echo.Context) (*upload, error) {
 	ct := c.Request().Header.Get(echo.HeaderContentType)
 	mt, params, err := mime.ParseMediaType(ct)
 	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
-		return nil, problem(http.StatusUnsupportedMediaType, codeUnsupportedType, `send the photo as multipart/form-data in the field "photo"`)
+		return nil, fault.New(fault.Unsupported, codeUnsupportedType, `send the photo as multipart/form-data in the field "photo"`)
 	}
 	body, err := requestBody(c)
 	if err != nil {
@@ -54,28 +53,28 @@ func (s *Server) readUpload(c echo.Context) (*upload, error) {
 			break
 		}
 		if err != nil {
-			return nil, problem(http.StatusBadRequest, scoring.CodeBadRequest, "the upload is not a well-formed multipart form; send the photo in the field \"photo\"")
+			return nil, fault.New(fault.Invalid, scoring.CodeBadRequest, "the upload is not a well-formed multipart form; send the photo in the field \"photo\"")
 		}
 		name := part.FormName()
 		var data []byte
 		data, slab, err = readPart(part, slab)
 		if err != nil {
-			return nil, problem(http.StatusBadRequest, scoring.CodeBadRequest, "the upload was cut off; please send it again")
+			return nil, fault.New(fault.Invalid, scoring.CodeBadRequest, "the upload was cut off; please send it again")
 		}
 		switch {
 		case app.IsPhotoPart(name):
 			if _, dup := u.photos[name]; dup {
-				return nil, problem(http.StatusBadRequest, scoring.CodeBadRequest, fmt.Sprintf("two photos in the field %q: send one photo per field", name))
+				return nil, fault.Newf(fault.Invalid, scoring.CodeBadRequest, "two photos in the field %q: send one photo per field", name)
 			}
 			u.photos[name] = data
 		case len(u.fields) >= maxFields || len(data) > maxFieldSize:
-			return nil, problem(http.StatusBadRequest, scoring.CodeBadRequest, "the form has too many or too large fields")
+			return nil, fault.New(fault.Invalid, scoring.CodeBadRequest, "the form has too many or too large fields")
 		default:
 			u.fields[name] = string(data)
 		}
 	}
 	if len(u.photos) == 0 {
-		return nil, problem(http.StatusBadRequest, scoring.CodeBadRequest, "no photo: send it in the multipart field \"photo\" (or the hand, melds, dora and flowers apart, in fields of those names)")
+		return nil, fault.New(fault.Invalid, scoring.CodeBadRequest, "no photo: send it in the multipart field \"photo\" (or the hand, melds, dora and flowers apart, in fields of those names)")
 	}
 	return u, nil
 }

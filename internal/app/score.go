@@ -55,6 +55,16 @@ func (a *App) scoreNow(req *scoring.Request, res *scoring.Result) error {
 	return nil
 }
 
+// FailureKind is what kind of failure a hand that does not score is: a
+// request that cannot be read (bad_request) is invalid, a well-formed hand
+// that does not win (any other CONTRACT code) unprocessable.
+func FailureKind(code string) fault.Kind {
+	if code == scoring.CodeBadRequest {
+		return fault.Invalid
+	}
+	return fault.Unprocessable
+}
+
 // Verify scores the hand whose score someone claims. It is Score with the
 // rule that a request that cannot be read has no score to agree with: its
 // result comes back with unreadable true, answered as /v1/scores answers
@@ -65,5 +75,5 @@ func (a *App) Verify(ctx context.Context, req *scoring.Request) (res scoring.Res
 	if err != nil {
 		return res, false, err
 	}
-	return res, !res.OK && res.Error != nil && res.Error.Code == scoring.CodeBadRequest, nil
+	return res, !res.OK && res.Error != nil && FailureKind(res.Error.Code) == fault.Invalid, nil
 }
