@@ -79,7 +79,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	s.health = newHealth(s)
 	s.app = app.New(app.Config{MaxMegapixels: cfg.MaxMegapixels, RequestTimeout: cfg.RequestTimeout}, app.Deps{
 		Recognizer: deps.Recognizer, RecognizerError: deps.RecognizerError,
-		Run: runner{s}, Observe: s.metrics, Log: deps.Log,
+		Run: runner{s}, Observe: s.metrics,
 		Score: func(r *scoring.Request) (scoring.Result, error) { return scoreHand(r) },
 	})
 

@@ -13,7 +13,6 @@ package app
 
 import (
 	"context"
-	"log"
 	"time"
 
 	"mjscan/calibration"
@@ -73,7 +72,6 @@ type Deps struct {
 	Camera          Snapshotter
 	// Score scores one hand; rulebook.Try when nil.
 	Score func(*scoring.Request) (scoring.Result, error)
-	Log   *log.Logger
 }
 
 // App holds the use cases.
