@@ -100,9 +100,9 @@ func watchCSP(t *testing.T, ctx context.Context) {
 // from its alternatives, fill in the situation and get the expected score.
 func TestBrowserPhotoFixAndScore(t *testing.T) {
 	rec := handRecognition()
-	rec.Tiles[13].Tile = "9s" // misread: the winning 8s
+	rec.Tiles[13].Tile = tileOf("9s") // misread: the winning 8s
 	rec.Tiles[13].Confidence = 0.41
-	rec.Tiles[13].Alternatives = []vision.Alternative{{Tile: "8s", Confidence: 0.38}}
+	rec.Tiles[13].Alternatives = []vision.Alternative{{Tile: tileOf("8s"), Confidence: 0.38}}
 	fake := &fakeRecognizer{rec: rec}
 	_, ts := newTestServer(t, fake, nil)
 	photo, _ := filepath.Abs(filepath.Join("..", "testdata", "photos", "dev-sample.jpg"))
@@ -133,6 +133,48 @@ func TestBrowserPhotoFixAndScore(t *testing.T) {
 	}
 	if fake.calls.Load() < 1 {
 		t.Error("the photo never reached the recogniser")
+	}
+}
+
+// TestBrowserWinningTileSetApart: the photo shows thirteen tiles and the
+// winning 8s set apart, the way players lay a won hand out, and one tile
+// of the thirteen misread. After the fix the page shows the hand the
+// service builds, the 8s in it as the winning tile, and scores it. (The
+// page used to group the tiles itself and drop the tile set apart.)
+func TestBrowserWinningTileSetApart(t *testing.T) {
+	rec := handRecognition()
+	rec.Groups = []vision.Group{{Kind: "hand", Tiles: []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}}, {Kind: "win", Tiles: []int{13}}}
+	rec.Tiles[13].Box = [4]int{1350, 100, 1440, 230}
+	rec.Tiles[0].Tile = tileOf("1m") // misread: the 2m
+	rec.Tiles[0].Alternatives = []vision.Alternative{{Tile: tileOf("2m"), Confidence: 0.3}}
+	rec.Width, rec.Hand = 1450, nil
+	_, ts := newTestServer(t, &fakeRecognizer{rec: rec}, nil)
+	photo, _ := filepath.Abs(filepath.Join("..", "testdata", "photos", "dev-sample.jpg"))
+
+	ctx := browser(t)
+	var total, tiles, win string
+	steps(t, ctx, []string{"Navigate \"/\"", "WaitVisible \"#photo-on\"", "SetUploadFiles \"#photo-input\"", "WaitVisible #hand .tile.win", "Click #boxes .box[data-index=\"0\"]", "WaitVisible \"#fixer\"", "Click #fixer-alts 2m", "WaitVisible #hand .tile[data-tile=\"2m\"]", "Click \"#tsumo\"", "Click \"#riichi\"", "SetValue \"#seat\"", "Click \"#score\"", "WaitVisible \"#result-total\"", "Text \"#result-total\"", "read the hand"},
+		chromedp.Navigate(ts.URL+"/"),
+		chromedp.WaitVisible("#photo-on", chromedp.ByQuery),
+		chromedp.SetUploadFiles("#photo-input", []string{photo}, chromedp.ByQuery),
+		chromedp.WaitVisible(`#hand .tile.win`, chromedp.ByQuery),
+		chromedp.Click(`#boxes .box[data-index="0"]`, chromedp.ByQuery),
+		chromedp.WaitVisible("#fixer", chromedp.ByQuery),
+		chromedp.Click(`#fixer-alts .tile[data-tile="2m"]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#hand .tile[data-tile="2m"]`, chromedp.ByQuery),
+		chromedp.Click("#tsumo", chromedp.ByQuery),
+		chromedp.Click("#riichi", chromedp.ByQuery),
+		chromedp.SetValue("#seat", "S", chromedp.ByQuery),
+		chromedp.Click("#score", chromedp.ByQuery),
+		chromedp.WaitVisible("#result-total", chromedp.ByQuery),
+		chromedp.Text("#result-total", &total, chromedp.ByQuery),
+		chromedp.Evaluate(`[[...document.querySelectorAll("#hand .tile")].map(e => e.dataset.tile).join(""), (document.querySelector("#hand .tile.win") || {dataset: {}}).dataset.tile || ""]`, &[]*string{&tiles, &win}),
+	)
+	if total != "5200 points" {
+		t.Errorf("score shown %q, want 5200 points", total)
+	}
+	if tiles != "2m3m4m3p4p5p4s5s6s6s7s5p5p8s" || win != "8s" {
+		t.Errorf("hand shown %q, winning tile %q; want the 8s set apart in it, as the winning tile", tiles, win)
 	}
 }
 
@@ -179,7 +221,7 @@ func TestBrowserRealPhotoFixAndScore(t *testing.T) {
 	read := models.Recognize("hand-017", data)
 	fix := -1
 	for i, tile := range read.Tiles {
-		if tile.Tile == "2s" {
+		if tile.Tile == tileOf("2s") {
 			fix = i
 		}
 	}

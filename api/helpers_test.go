@@ -197,13 +197,22 @@ func handRecognition() vision.Recognition {
 	rec := vision.Recognition{OK: true, Width: 1400, Height: 300}
 	g := vision.Group{Kind: "hand"}
 	for i, c := range codes {
-		rec.Tiles = append(rec.Tiles, vision.TileSeen{Tile: c, Box: [4]int{i * 100, 100, i*100 + 90, 230}, Confidence: 0.9,
-			Alternatives: []vision.Alternative{{Tile: "1z", Confidence: 0.05}}})
+		rec.Tiles = append(rec.Tiles, vision.TileSeen{Tile: tileOf(c), Box: [4]int{i * 100, 100, i*100 + 90, 230}, Confidence: 0.9,
+			Alternatives: []vision.Alternative{{Tile: scoring.East, Confidence: 0.05}}})
 		g.Tiles = append(g.Tiles, i)
 	}
 	rec.Groups = []vision.Group{g}
 	rec.Hand = &scoringRequestForFake
 	return rec
+}
+
+// tileOf types one tile code in a test.
+func tileOf(code string) scoring.Tile {
+	t, err := scoring.ParseTile(code)
+	if err != nil {
+		panic(err)
+	}
+	return t
 }
 
 var scoringRequestForFake = scoring.Request{Hand: "234m345p456s678s55p", WinTile: "8s"}

@@ -62,9 +62,14 @@ func newMetrics(pool *Pool, routes *servedRoutes) *metrics {
 	return m
 }
 
-// step times one pipeline step.
-func (m *metrics) step(name string, start time.Time) {
-	m.steps.WithLabelValues(name).Observe(time.Since(start).Seconds())
+// Step and Scored make the metrics the use cases' Observer.
+func (m *metrics) Step(name string, d time.Duration) {
+	m.steps.WithLabelValues(name).Observe(d.Seconds())
+}
+
+func (m *metrics) Scored(rules, outcome string, d time.Duration) {
+	m.scoreTime.WithLabelValues(rules).Observe(d.Seconds())
+	m.scores.WithLabelValues(rules, outcome).Inc()
 }
 
 // middleware counts every request under labels from a fixed set: the

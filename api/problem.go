@@ -13,6 +13,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"mjscan/internal/app"
+	"mjscan/internal/fault"
 	"mjscan/scoring"
 	"mjscan/scoring/rulebook"
 )
@@ -39,18 +41,18 @@ func (p *Problem) Error() string { return fmt.Sprintf("%d %s: %s", p.Status, p.C
 
 // Service problem codes beyond the CONTRACT's scoring codes.
 const (
-	codeNotAPhoto       = "not_a_photo"
-	codeTooLarge        = "too_large"
-	codeBusy            = "busy"
-	codeTimeout         = "timeout"
-	codeNoRecognition   = "recognition_unavailable"
-	codeNotFound        = "not_found"
+	codeNotAPhoto       = fault.CodeNotAPhoto
+	codeTooLarge        = fault.CodeTooLarge
+	codeBusy            = fault.CodeBusy
+	codeTimeout         = fault.CodeTimeout
+	codeNoRecognition   = fault.CodeNoRecognition
+	codeNotFound        = fault.CodeNotFound
 	codeMethod          = "method_not_allowed"
-	codeUnsupportedType = "unsupported_media_type"
+	codeUnsupportedType = fault.CodeUnsupportedType
 	codeIdemConflict    = "idempotency_key_reused"
 	codeIdemInFlight    = "idempotency_key_in_flight"
-	codeInternal        = "internal"
-	codeRecognition     = "recognition_failed"
+	codeInternal        = fault.CodeInternal
+	codeRecognition     = fault.CodeRecognition
 )
 
 var problemTitles = map[string]string{
@@ -96,28 +98,20 @@ func problem(status int, code, detail string) *Problem {
 }
 
 // resultProblem is the answer for a hand that does not score: the CONTRACT
-// error as a problem (400 for a request that cannot be read, 422 for a hand
-// that does not win) whose members include the whole result, as
-// /v1/scores answers it.
-func resultProblem(out ScoreResponse) *Problem {
+// error (a request that cannot be read is invalid, a hand that does not
+// win unprocessable: app.FailureKind) whose members include the whole
+// result, as /v1/scores answers it.
+func resultProblem(out ScoreResponse) error {
 	e := out.Error
 	if e == nil {
 		e = scoring.Errorf(scoring.CodeNotAWin, "the hand does not score")
 		out.Error = e
 	}
-	p := problem(scoringStatus(e.Code), e.Code, e.Message)
-	p.Ext = out
-	return p
+	return fault.New(app.FailureKind(e.Code), e.Code, e.Message).WithBody(out)
 }
 
-// scoringStatus maps a CONTRACT error code to the HTTP status: a request we
-// cannot read is 400, a well-formed hand that does not score is 422.
-func scoringStatus(code string) int {
-	if code == scoring.CodeBadRequest {
-		return http.StatusBadRequest
-	}
-	return http.StatusUnprocessableEntity
-}
+// scoringStatus is the HTTP status of a CONTRACT error code.
+func scoringStatus(code string) int { return statusOf(app.FailureKind(code)) }
 
 // MarshalJSON writes the problem members over the extension's members.
 func (p *Problem) MarshalJSON() ([]byte, error) {
@@ -164,10 +158,13 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 		return
 	}
 	var p *Problem
+	var fe *fault.Error
 	var he *echo.HTTPError
 	var mbe *http.MaxBytesError
 	switch {
 	case errors.As(err, &p):
+	case errors.As(err, &fe):
+		p = s.faultProblem(c, fe)
 	case errors.As(err, &mbe):
 		p = echoProblem(c, echo.ErrStatusRequestEntityTooLarge, s.cfg.BodyLimit)
 	case errors.As(err, &he):
@@ -221,16 +218,19 @@ func isUpload(r *http.Request) bool {
 // into a 400 a player can act on: which field holds the wrong kind of value
 // and what it should hold, where the JSON breaks, or which field is not
 // known. what names the body ("the hand request").
-func jsonProblem(err error, v any, what string) *Problem {
-	return problem(http.StatusBadRequest, scoring.CodeBadRequest, jsonDetail(err, v, what))
+func jsonProblem(err error, v any, what string) error {
+	return fault.New(fault.Invalid, scoring.CodeBadRequest, jsonDetail(err, v, what))
 }
 
 func jsonDetail(err error, v any, what string) string {
 	var te *json.UnmarshalTypeError
 	var se *json.SyntaxError
+	var tse *scoring.SyntaxError
 	switch {
 	case errors.As(err, &te):
 		return typeDetail(te, reflect.TypeOf(v), what)
+	case errors.As(err, &tse):
+		return fmt.Sprintf("%s holds a tile that is not a tile code: %v", what, tse)
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF),
 		errors.As(err, &se) && se.Error() == "unexpected end of JSON input":
 		return what + " is not valid JSON: it ends too early, before a closing quote, bracket or brace"

@@ -272,7 +272,7 @@ func pngOf(w, h int) []byte {
 func seen(codes ...string) vision.Recognition {
 	rec := vision.Recognition{OK: true, Width: 100 * len(codes), Height: 150}
 	for i, c := range codes {
-		rec.Tiles = append(rec.Tiles, vision.TileSeen{Tile: c, Box: [4]int{i * 100, 0, i*100 + 90, 140}, Confidence: 0.9})
+		rec.Tiles = append(rec.Tiles, vision.TileSeen{Tile: tileOf(c), Box: [4]int{i * 100, 0, i*100 + 90, 140}, Confidence: 0.9})
 	}
 	return rec
 }

@@ -15,6 +15,8 @@ import (
 	"github.com/labstack/echo/v4"
 	"golang.org/x/sync/semaphore"
 
+	"mjscan/internal/app"
+	"mjscan/scoring"
 	"mjscan/vision"
 )
 
@@ -55,6 +57,8 @@ type Server struct {
 	bytes  *byteBudget
 	pixels *semaphore.Weighted
 	sets   *tileSets // nil until UseTileSets
+	// app is the use cases the routes adapt to HTTP.
+	app *app.App
 }
 
 // New builds the service; it does not listen.
@@ -74,6 +78,11 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	s.metrics = newMetrics(s.pool, s.served)
 	s.idem = newIdempotency(cfg.IdempotencyTTL, cfg.IdempotencyEntries, cfg.IdempotencyBytes)
 	s.health = newHealth(s)
+	s.app = app.New(app.Config{MaxMegapixels: cfg.MaxMegapixels, RequestTimeout: cfg.RequestTimeout}, app.Deps{
+		Recognizer: deps.Recognizer, RecognizerError: deps.RecognizerError,
+		Run: runner{s}, Observe: s.metrics,
+		Score: func(r *scoring.Request) (scoring.Result, error) { return scoreHand(r) },
+	})
 
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
@@ -117,6 +126,7 @@ func (s *Server) routeList() []route {
 		{http.MethodGet, "/v1/tile-sets", s.listTileSets, nil},
 		{http.MethodGet, "/v1/tile-sets/:id", s.getTileSet, nil},
 		{http.MethodPost, "/v1/tile-sets/:id/photos", s.postTileSetPhotos, upload},
+		{http.MethodPost, "/v1/recognitions/hand", s.postHand, nil},
 		{http.MethodGet, "/", s.getIndex, nil},
 		{http.MethodGet, "/web/*", s.getWeb, nil},
 	}
@@ -272,6 +282,13 @@ func (s *Server) decodeWork(ctx context.Context, pixels int64, fn func() error) 
 		defer s.pixels.Release(pixels)
 	}
 	return s.refusal(t.Run(ctx, fn))
+}
+
+// runner runs the use cases' CPU work on the pool (decodeWork).
+type runner struct{ s *Server }
+
+func (r runner) Run(ctx context.Context, pixels int64, work func() error) error {
+	return r.s.decodeWork(ctx, pixels, work)
 }
 
 // admitted gives ctx a place in the pool for the rest of a request that

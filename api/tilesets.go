@@ -28,6 +28,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"mjscan/internal/fault"
 	"mjscan/referee"
 	"mjscan/scoring"
 	"mjscan/vision"
@@ -179,8 +180,8 @@ func (s *Server) teacher() (Teacher, error) {
 	if s.sets == nil {
 		return nil, s.noTileSets()
 	}
-	if s.deps.Recognizer == nil {
-		return nil, s.noRecognizer()
+	if err := s.app.CanRecognize(); err != nil {
+		return nil, err
 	}
 	t, ok := s.deps.Recognizer.(Teacher)
 	if !ok {
@@ -545,11 +546,10 @@ func (s *Server) checkTeaching(t *teaching) error {
 		if len(t.photos) > 1 {
 			where = fmt.Sprintf("photo %d: ", i+1)
 		}
-		px, err := s.checkPhoto(p.Data)
+		px, err := s.app.CheckPhoto(p.Data)
 		if err != nil {
-			var pr *Problem
-			if errors.As(err, &pr) {
-				pr.Detail = where + pr.Detail
+			if f, ok := fault.As(err); ok {
+				f.Message = where + f.Message
 			}
 			return err
 		}
@@ -633,7 +633,7 @@ func (s *Server) teach(c echo.Context, teacher Teacher, t referee.TileSet, base 
 	var stored referee.TileSet
 	var teachErr error
 	err := s.decodeWork(ctx, tch.pixels, func() error {
-		defer s.metrics.step("teach", time.Now())
+		defer func(t0 time.Time) { s.metrics.Step("teach", time.Since(t0)) }(time.Now())
 		bank, err := teacher.TeachSet(base, tch.photos)
 		if err != nil {
 			teachErr = err

@@ -73,8 +73,8 @@ func labelsAsRecognition(t testing.TB, labels string) string {
 		for i := range b {
 			fmt.Sscan(f[i+1], &b[i])
 		}
-		tiles = append(tiles, vision.TileSeen{Tile: f[0], Box: b, Confidence: 0.4, Rotated: len(f) == 6,
-			Alternatives: []vision.Alternative{{Tile: "1z", Confidence: 0.1}}})
+		tiles = append(tiles, vision.TileSeen{Tile: tileOf(f[0]), Box: b, Confidence: 0.4, Rotated: len(f) == 6,
+			Alternatives: []vision.Alternative{{Tile: tileOf("1z"), Confidence: 0.1}}})
 	}
 	out, _ := json.Marshal(vision.Recognition{OK: true, Tiles: tiles})
 	return string(out)
@@ -389,7 +389,7 @@ func (f *fakeTeacher) TeachSet(base *vision.Bank, photos []vision.LabelledPhoto)
 func (f *fakeTeacher) WithSet(b *vision.Bank) Recognizer {
 	rec := vision.Recognition{OK: true}
 	for _, c := range b.Head.Codes {
-		rec.Tiles = append(rec.Tiles, vision.TileSeen{Tile: c, Box: [4]int{0, 0, 10, 10}})
+		rec.Tiles = append(rec.Tiles, vision.TileSeen{Tile: tileOf(c), Box: [4]int{0, 0, 10, 10}})
 	}
 	return &fakeRecognizer{rec: rec}
 }

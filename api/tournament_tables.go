@@ -1,7 +1,6 @@
 package api
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -9,10 +8,10 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"mjscan/calibration"
+	"mjscan/internal/app"
 	"mjscan/referee"
 	"mjscan/scoring"
 	"mjscan/tournament"
-	"mjscan/vision"
 )
 
 // tableSetup is a table's camera: where its snapshot comes from, which
@@ -131,20 +130,6 @@ type scoreNow struct {
 	Request scoring.Request `json:"request"`
 }
 
-// cameraReader lets the service's recogniser read the seat crops.
-type cameraReader struct {
-	ctx context.Context
-	r   Recognizer
-}
-
-func (a cameraReader) Recognize(id string, data []byte) vision.Recognition {
-	rec, err := a.r.Recognize(a.ctx, data)
-	if err != nil || rec == nil {
-		return vision.Recognition{ID: id, Error: &scoring.Error{Code: codeRecognition, Message: "the tiles in front of the seat could not be read"}}
-	}
-	return *rec
-}
-
 // postScoreNow takes a snapshot, reads the seat's hand and scores it, and
 // appends the proposal to the referee record (with the photo unless the
 // table opted out). The referee then confirms or overturns it.
@@ -181,23 +166,7 @@ func (t *tournamentRoutes) postScoreNow(c echo.Context) error {
 		return err
 	}
 	defer leave()
-	// The snapshot waits on the network: it holds a place, not a worker.
-	frame, err := calibration.DefaultCamera.Snapshot(ctx, ts.SnapshotURL)
-	if err != nil {
-		return problem(http.StatusBadGateway, codeRecognition, err.Error())
-	}
-	var p *calibration.Proposal
-	err = t.s.decodeWork(ctx, photoPixels(frame), func() error {
-		var err error
-		p, err = calibration.ScoreFrame(frame, ts.Calibration, in.Seat, cameraReader{ctx, t.s.deps.Recognizer}, in.Request)
-		if err != nil && p == nil {
-			return problem(http.StatusBadGateway, codeRecognition, err.Error())
-		}
-		if err != nil {
-			return problem(http.StatusUnprocessableEntity, codeRecognition, err.Error())
-		}
-		return nil
-	})
+	p, err := t.s.app.ScoreNow(ctx, app.Table{SnapshotURL: ts.SnapshotURL, Calibration: ts.Calibration}, in.Seat, in.Request)
 	if err != nil {
 		return err
 	}

@@ -76,11 +76,11 @@ func (s *Server) postVerify(c echo.Context) error {
 	if len(checks) == 0 {
 		return problem(http.StatusBadRequest, scoring.CodeBadRequest, `"claim" names nothing to check: give points, han, fu, yakuman, limit, fan, value or score`)
 	}
-	res, err := s.score(c, vr.Request)
+	res, unreadable, err := s.app.Verify(c.Request().Context(), vr.Request)
 	if err != nil {
 		return err
 	}
-	if !res.OK && res.Error != nil && scoringStatus(res.Error.Code) == http.StatusBadRequest {
+	if unreadable {
 		// A request that cannot be read has no score to agree with or
 		// not: the same 400 as /v1/scores.
 		return resultProblem(ScoreResponse{Result: res, Versions: s.scoreVersions(vr.Request, &res)})

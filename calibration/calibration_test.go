@@ -1,19 +1,15 @@
 package calibration
 
 import (
-	"context"
 	"errors"
 	"image"
 	"image/color"
 	"math"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"testing"
 
 	"gocv.io/x/gocv"
 
-	"mjscan/scoring"
 	"mjscan/vision"
 )
 
@@ -119,62 +115,6 @@ func TestSeatHandAttribution(t *testing.T) {
 	}
 	if _, err := c.SeatHand(shot, "X"); err == nil {
 		t.Error("seat X was cut")
-	}
-}
-
-// TestScoreNowFromCamera: a table camera served over HTTP; calibrate on
-// the empty table, then "score now" for South reads South's hand with the
-// shipped models and scores it.
-func TestScoreNowFromCamera(t *testing.T) {
-	frames := map[string][]byte{"/empty.jpg": frame(t, emptyFrame), "/snapshot.jpg": frame(t, handFrame)}
-	cam := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		data, ok := frames[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "image/jpeg")
-		w.Write(data)
-	}))
-	defer cam.Close()
-	ctx := context.Background()
-	empty, err := DefaultCamera.Snapshot(ctx, cam.URL+"/empty.jpg")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := Calibrate(empty, GreenFelt, "E")
-	if err != nil {
-		t.Fatal(err)
-	}
-	models, err := vision.New(vision.Config{Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer models.Close()
-	base := scoring.Request{Rules: "riichi", RoundWind: "E"}
-	p, err := ScoreNow(ctx, DefaultCamera, cam.URL+"/snapshot.jpg", c, "S", models, base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// 234s 678s 222z 777z 44z (hand-017's row, the last tile taken as the
-	// winning one) on a discard, South in the East round: South's wind 1 +
-	// red dragon 1 + half flush (concealed) 3 = 5 han, a non-dealer
-	// mangan: 8,000.
-	if p.Request.Hand != "234678s77722244z" || p.Request.WinTile != "4z" || p.Request.SeatWind != "S" {
-		t.Fatalf("proposed hand %+v", p.Request)
-	}
-	if !p.Result.OK || p.Result.Han != 5 || p.Result.Limit != "mangan" || p.Result.Points.Total != 8000 {
-		t.Fatalf("score %+v", p.Result)
-	}
-	if p.FrameSHA256 == "" {
-		t.Fatal("no frame hash")
-	}
-	// East's place holds twelve tiles in a block: no hand of fourteen.
-	if _, err := ScoreNow(ctx, DefaultCamera, cam.URL+"/snapshot.jpg", c, "E", models, base); err == nil {
-		t.Fatal("East's place was read as a hand")
-	}
-	if _, err := ScoreNow(ctx, DefaultCamera, cam.URL+"/missing.jpg", c, "S", models, base); err == nil {
-		t.Fatal("a camera answering 404 gave a frame")
 	}
 }
 

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"mjscan/scoring"
 )
 
 // tcpServer accepts connections on loopback and hands each to serve.
@@ -119,9 +117,4 @@ func TestSnapshotFailuresLookAlike(t *testing.T) {
 		}
 	}
 
-	// Score now passes the same error on.
-	c := &Calibration{}
-	if _, err := ScoreNow(context.Background(), cam, "http://"+closed+"/", c, "S", nil, scoring.Request{}); !errors.Is(err, ErrNoSnapshot) || err.Error() != ErrNoSnapshot.Error() {
-		t.Errorf("score now on a closed port: %v", err)
-	}
 }

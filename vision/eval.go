@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"mjscan/scoring"
 )
 
 // Labelled is one tile of a labelled photo: its code, its box, and whether
@@ -244,10 +246,10 @@ func (s *Score) Add(labels []Labelled, tiles []TileSeen, partial bool) {
 	}
 	var preds []Labelled
 	for _, t := range tiles {
-		if t.Tile == "0z" && !s.Mode.CountBacks {
+		if t.Tile == scoring.Back && !s.Mode.CountBacks {
 			continue
 		}
-		p := Labelled{Tile: s.Mode.code(t.Tile), Box: [4]float64{float64(t.Box[0]), float64(t.Box[1]), float64(t.Box[2]), float64(t.Box[3])}, Rotated: t.Rotated}
+		p := Labelled{Tile: s.Mode.code(t.Tile.String()), Box: [4]float64{float64(t.Box[0]), float64(t.Box[1]), float64(t.Box[2]), float64(t.Box[3])}, Rotated: t.Rotated}
 		if partial && len(labels) > 0 {
 			best := 0.0
 			for _, l := range labels {

@@ -38,7 +38,7 @@ func seen(t *testing.T, s string) []TileSeen {
 	var out []TileSeen
 	for _, l := range parseSlots(t, s) {
 		b := l.Box
-		out = append(out, TileSeen{Tile: l.Tile, Box: [4]int{int(b[0]), int(b[1]), int(b[2]), int(b[3])}, Confidence: 0.9, Rotated: l.Rotated})
+		out = append(out, TileSeen{Tile: mustTile(l.Tile), Box: [4]int{int(b[0]), int(b[1]), int(b[2]), int(b[3])}, Confidence: 0.9, Rotated: l.Rotated})
 	}
 	return out
 }
@@ -249,7 +249,7 @@ func TestScoreSizes(t *testing.T) {
 	}
 	pred := func(l Labelled, code string) TileSeen {
 		b := l.Box
-		return TileSeen{Tile: code, Box: [4]int{int(b[0]), int(b[1]), int(b[2]), int(b[3])}}
+		return TileSeen{Tile: mustTile(code), Box: [4]int{int(b[0]), int(b[1]), int(b[2]), int(b[3])}}
 	}
 	tiny, small, mid, lying := box("1m", 0, 12, 16), box("2m", 100, 24, 32), box("3m", 200, 40, 54), box("4m", 300, 90, 60)
 	tiny2 := box("5m", 400, 15, 20)

@@ -36,7 +36,7 @@ func knownPhoto(t *testing.T, name string) (Recognition, *Score) {
 func tileCodes(r Recognition) string {
 	var codes []string
 	for _, t := range r.Tiles {
-		codes = append(codes, t.Tile)
+		codes = append(codes, t.Tile.String())
 	}
 	return strings.Join(codes, " ")
 }

@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"fmt"
 	"math"
 	"sort"
 	"strings"
@@ -35,7 +36,7 @@ func layout(tiles []TileSeen) ([]Group, *scoring.Request) {
 	}
 	var flowers, rest []int
 	for i, t := range tiles {
-		if strings.HasSuffix(t.Tile, "f") || strings.HasSuffix(t.Tile, "k") {
+		if s := t.Tile.Suit(); s == scoring.Flower || s == scoring.King {
 			flowers = append(flowers, i)
 		} else {
 			rest = append(rest, i)
@@ -61,7 +62,7 @@ func layout(tiles []TileSeen) ([]Group, *scoring.Request) {
 		case len(run) == 1 && i == handAt+1 && sameRow(tiles, runs[handAt], run, short) && win == nil:
 			win = run
 			groups = append(groups, Group{Kind: "win", Tiles: run})
-		case isKong(tiles, run) && (tiles[run[0]].Tile == "0z" || tiles[run[len(run)-1]].Tile == "0z"):
+		case isKong(tiles, run) && (tiles[run[0]].Tile == scoring.Back || tiles[run[len(run)-1]].Tile == scoring.Back):
 			groups = append(groups, Group{Kind: "ankan", Tiles: run})
 		case meldType(tiles, run) != "":
 			groups = append(groups, Group{Kind: "meld", Tiles: run, From: calledFrom(tiles, run)})
@@ -74,67 +75,109 @@ func layout(tiles []TileSeen) ([]Group, *scoring.Request) {
 	if len(flowers) > 0 {
 		groups = append(groups, Group{Kind: "flowers", Tiles: flowers})
 	}
-	return groups, handRequest(tiles, groups)
+	if hand, complete := HandFromGroups(tiles, groups); complete {
+		return groups, hand
+	}
+	return groups, nil
 }
 
-// handRequest builds the hand request when the hand, the winning tile and
-// the melds make exactly a complete hand: 14 tiles with each kong counted as
-// three. Loose groups (discards, the wall) are left out of it.
-func handRequest(tiles []TileSeen, groups []Group) *scoring.Request {
-	req := &scoring.Request{}
-	var concealed []string
+// HandFromGroups builds the hand request that groups make of tiles: the
+// concealed tiles (the hand, then a winning tile set apart, which is then
+// the winning tile), the called melds and concealed kongs, the flowers and
+// the dora indicators turned up; loose groups (discards, the wall) are left
+// out. complete says whether it is a whole hand: 14 tiles with each kong
+// counted as three, and no face-down tile among the concealed ones. It is
+// the one place where groups become a hand: the recogniser's hand, the
+// service's and the phone page's (through POST /v1/hands) all come from it.
+// Every index in groups must be one of tiles' (CheckGroups).
+func HandFromGroups(tiles []TileSeen, groups []Group) (req *scoring.Request, complete bool) {
+	req = &scoring.Request{}
+	var concealed []scoring.Tile
 	count := 0
 	for _, g := range groups {
-		codes := codesOf(tiles, g.Tiles)
+		ts := tilesAt(tiles, g.Tiles)
 		switch g.Kind {
 		case "hand", "win":
-			concealed = append(concealed, codes...)
-			count += len(codes)
+			concealed = append(concealed, ts...)
+			count += len(ts)
 		case "meld", "ankan":
 			typ := meldType(tiles, g.Tiles)
 			if g.Kind == "ankan" {
 				typ = "ankan"
-				codes = kongFaces(codes)
+				ts = kongFaces(ts)
+			} else if typ == "" {
+				typ = guessMeldType(ts)
 			}
-			req.Melds = append(req.Melds, scoring.MeldSpec{Type: typ, Tiles: compact(codes), From: g.From})
+			req.Melds = append(req.Melds, scoring.MeldSpec{Type: typ, Tiles: scoring.FormatTiles(ts), From: g.From})
 			count += 3
 		case "flowers":
-			req.Flowers = compact(codes)
+			req.Flowers = scoring.FormatTiles(ts)
 		case "dora":
-			var up []string
-			for _, c := range codes {
-				if c != "0z" {
-					up = append(up, c)
+			var up []scoring.Tile
+			for _, t := range ts {
+				if t != scoring.Back {
+					up = append(up, t)
 				}
 			}
-			req.DoraIndicators = compact(up)
+			req.DoraIndicators = scoring.FormatTiles(up)
 		}
 	}
-	if count != 14 {
-		return nil
-	}
-	for _, c := range concealed {
-		if c == "0z" {
-			return nil
+	complete = count == 14
+	for _, t := range concealed {
+		if t == scoring.Back {
+			complete = false
 		}
 	}
-	req.Hand = compact(concealed)
-	req.WinTile = concealed[len(concealed)-1]
-	return req
-}
-
-// compact writes codes in CONTRACT notation, digits grouped before their
-// suit letter: 2s 3s 7z 7z → "23s77z".
-func compact(codes []string) string {
-	ts, err := scoring.ParseTiles(strings.Join(codes, ""))
-	if err != nil {
-		return strings.Join(codes, "")
+	req.Hand = scoring.FormatTiles(concealed)
+	if len(concealed) > 0 {
+		req.WinTile = concealed[len(concealed)-1].String()
 	}
-	return scoring.FormatTiles(ts)
+	return req, complete
 }
 
-func codesOf(tiles []TileSeen, idx []int) []string {
-	out := make([]string, len(idx))
+// guessMeldType names a group called a meld whose tiles make no set (a
+// player corrected one of them): its size and first tiles say what it was
+// meant to be, and the engine then says what is wrong with it.
+func guessMeldType(ts []scoring.Tile) string {
+	switch {
+	case len(ts) == 4:
+		return "minkan"
+	case len(ts) >= 2 && ts[0].Kind() == ts[1].Kind():
+		return "pon"
+	}
+	return "chi"
+}
+
+// GroupKinds are the kinds of group layout makes.
+var GroupKinds = []string{"hand", "win", "meld", "ankan", "dora", "flowers", "loose"}
+
+// CheckGroups says whether groups can be made into a hand of tiles: known
+// kinds, and indexes into tiles, each used once.
+func CheckGroups(tiles []TileSeen, groups []Group) error {
+	used := make([]bool, len(tiles))
+	for i, g := range groups {
+		known := false
+		for _, k := range GroupKinds {
+			known = known || g.Kind == k
+		}
+		if !known {
+			return fmt.Errorf("group %d has the kind %q: one of %s", i+1, g.Kind, strings.Join(GroupKinds, ", "))
+		}
+		for _, j := range g.Tiles {
+			if j < 0 || j >= len(tiles) {
+				return fmt.Errorf("group %d names tile %d, but there are %d tiles (counted from 0)", i+1, j, len(tiles))
+			}
+			if used[j] {
+				return fmt.Errorf("tile %d is in two groups", j)
+			}
+			used[j] = true
+		}
+	}
+	return nil
+}
+
+func tilesAt(tiles []TileSeen, idx []int) []scoring.Tile {
+	out := make([]scoring.Tile, len(idx))
 	for i, j := range idx {
 		out[i] = tiles[j].Tile
 	}
@@ -142,14 +185,14 @@ func codesOf(tiles []TileSeen, idx []int) []string {
 }
 
 // kongFaces replaces the backs of a concealed kong by its face-up tile.
-func kongFaces(codes []string) []string {
-	face := ""
-	for _, c := range codes {
-		if c != "0z" {
-			face = c
+func kongFaces(ts []scoring.Tile) []scoring.Tile {
+	face := scoring.Back
+	for _, t := range ts {
+		if t != scoring.Back {
+			face = t
 		}
 	}
-	out := make([]string, len(codes))
+	out := make([]scoring.Tile, len(ts))
 	for i := range out {
 		out[i] = face
 	}
@@ -231,18 +274,18 @@ func isKong(tiles []TileSeen, run []int) bool {
 	if len(run) != 4 {
 		return false
 	}
-	face := ""
+	face := scoring.NoTile
 	for _, i := range run {
-		c := normalFive(tiles[i].Tile)
-		if c == "0z" {
+		k := tiles[i].Tile.Kind()
+		if k == scoring.Back {
 			continue
 		}
-		if face != "" && c != face {
+		if face != scoring.NoTile && k != face {
 			return false
 		}
-		face = c
+		face = k
 	}
-	return face != ""
+	return face != scoring.NoTile
 }
 
 // isDeadWall says whether a run mixes backs and face-up tiles the way the
@@ -251,7 +294,7 @@ func isKong(tiles []TileSeen, run []int) bool {
 func isDeadWall(tiles []TileSeen, run []int) bool {
 	backs := 0
 	for _, i := range run {
-		if tiles[i].Tile == "0z" {
+		if tiles[i].Tile == scoring.Back {
 			backs++
 		}
 	}
@@ -260,21 +303,28 @@ func isDeadWall(tiles []TileSeen, run []int) bool {
 
 // meldType names the set a run of tiles makes ("pon", "chi", "minkan"), or "".
 func meldType(tiles []TileSeen, run []int) string {
-	codes := codesOf(tiles, run)
-	for i := range codes {
-		codes[i] = normalFive(codes[i])
+	ts := tilesAt(tiles, run)
+	for i := range ts {
+		ts[i] = ts[i].Kind() // a red five is a five
 	}
-	switch len(codes) {
+	same := func() bool {
+		for _, t := range ts[1:] {
+			if t != ts[0] {
+				return false
+			}
+		}
+		return ts[0] != scoring.Back
+	}
+	switch len(ts) {
 	case 4:
-		if codes[0] == codes[1] && codes[1] == codes[2] && codes[2] == codes[3] && codes[0] != "0z" {
+		if same() {
 			return "minkan"
 		}
 	case 3:
-		if codes[0] == codes[1] && codes[1] == codes[2] && codes[0] != "0z" {
+		if same() {
 			return "pon"
 		}
-		ts, err := scoring.ParseTiles(strings.Join(codes, ""))
-		if err != nil || len(ts) != 3 || !ts[0].Suited() {
+		if !ts[0].Suited() {
 			return ""
 		}
 		sort.Slice(ts, func(a, b int) bool { return ts[a] < ts[b] })
@@ -285,6 +335,7 @@ func meldType(tiles []TileSeen, run []int) string {
 	return ""
 }
 
+// normalFive writes a red five's code as its plain five's.
 func normalFive(c string) string {
 	if len(c) == 2 && c[0] == '0' && c[1] != 'z' {
 		return "5" + c[1:]

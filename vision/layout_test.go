@@ -18,7 +18,7 @@ func row(y, x int, codes []string, gapAfter map[int]int) []TileSeen {
 			c, w, h, rot = c[:len(c)-1], 56, 40, true
 		}
 		top := y + (56 - h)
-		out = append(out, TileSeen{Tile: c, Box: [4]int{x, top, x + w, top + h}, Confidence: 0.99, Rotated: rot})
+		out = append(out, TileSeen{Tile: mustTile(c), Box: [4]int{x, top, x + w, top + h}, Confidence: 0.99, Rotated: rot})
 		x += w + 2 + gapAfter[i]
 	}
 	return out
@@ -130,5 +130,57 @@ func TestLayoutTurnedPhoto(t *testing.T) {
 	}
 	if req == nil || req.Hand != "123m456p789s11222z" || req.WinTile != "2z" {
 		t.Fatalf("hand request = %+v", req)
+	}
+}
+
+// mustTile types one tile code in a test.
+func mustTile(code string) scoring.Tile {
+	t, err := scoring.ParseTile(code)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// TestHandFromGroupsKeepsTheWinningTile: a winning tile set apart from the
+// hand is the hand's last tile and its win_tile, whether or not the hand is
+// complete; an incomplete hand is still built (the page shows it to be
+// finished) but not called complete.
+func TestHandFromGroupsKeepsTheWinningTile(t *testing.T) {
+	tiles := row(100, 10, split("123m456p789s112z2z"), map[int]int{11: 30})
+	groups, _ := layout(tiles)
+	req, complete := HandFromGroups(tiles, groups)
+	if complete || req.Hand != "123m456p789s1122z" || req.WinTile != "2z" || groups[len(groups)-1].Kind != "win" {
+		t.Errorf("13 tiles with the win apart: %+v complete=%v", req, complete)
+	}
+	tiles = row(100, 10, split("123m456p789s11222z"), map[int]int{12: 30})
+	groups, hand := layout(tiles)
+	req, complete = HandFromGroups(tiles, groups)
+	if !complete || !reflect.DeepEqual(req, hand) || req.WinTile != "2z" {
+		t.Errorf("the complete hand %+v (complete=%v), the layout's %+v", req, complete, hand)
+	}
+	// A meld a player corrected into no set keeps its place and a type;
+	// the engine says what is wrong with it.
+	tiles = row(100, 10, split("124m"), nil)
+	req, _ = HandFromGroups(tiles, []Group{{Kind: "meld", Tiles: []int{0, 1, 2}}})
+	if len(req.Melds) != 1 || req.Melds[0].Type != "chi" || req.Melds[0].Tiles != "124m" {
+		t.Errorf("corrected meld %+v", req.Melds)
+	}
+}
+
+func TestCheckGroups(t *testing.T) {
+	tiles := row(100, 10, split("123m"), nil)
+	for _, g := range [][]Group{
+		{{Kind: "hand", Tiles: []int{0, 3}}},
+		{{Kind: "hand", Tiles: []int{-1}}},
+		{{Kind: "hand", Tiles: []int{0}}, {Kind: "win", Tiles: []int{0}}},
+		{{Kind: "pile", Tiles: []int{0}}},
+	} {
+		if err := CheckGroups(tiles, g); err == nil {
+			t.Errorf("%+v passed", g)
+		}
+	}
+	if err := CheckGroups(tiles, []Group{{Kind: "hand", Tiles: []int{0, 1}}, {Kind: "win", Tiles: []int{2}}}); err != nil {
+		t.Error(err)
 	}
 }

@@ -32,7 +32,7 @@ func Overlay(photo []byte, r *Recognition) ([]byte, error) {
 			c = orange
 		}
 		gocv.Rectangle(&img, box, c, thick)
-		label := t.Tile
+		label := t.Tile.String()
 		if t.Rotated {
 			label += "*"
 		}

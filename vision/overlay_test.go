@@ -13,9 +13,9 @@ func TestOverlayDrawsOnThePhoto(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := &Recognition{Tiles: []TileSeen{
-		{Tile: "3s", Box: [4]int{108, 320, 222, 435}, Confidence: 0.9},
-		{Tile: "8f", Box: [4]int{347, 433, 466, 553}, Confidence: 0.4, Rotated: true},
-		{Tile: "1s", Box: [4]int{-50, -50, 9000, 9000}, Confidence: 0.9}, // clipped, not a crash
+		{Tile: mustTile("3s"), Box: [4]int{108, 320, 222, 435}, Confidence: 0.9},
+		{Tile: mustTile("8f"), Box: [4]int{347, 433, 466, 553}, Confidence: 0.4, Rotated: true},
+		{Tile: mustTile("1s"), Box: [4]int{-50, -50, 9000, 9000}, Confidence: 0.9}, // clipped, not a crash
 	}}
 	out, err := Overlay(data, r)
 	if err != nil {

@@ -17,8 +17,11 @@ type Recognition struct {
 
 // TileSeen is one tile found in the photo. Box is [x0, y0, x1, y1] in
 // pixels of the image as shown to a person (after EXIF orientation).
+//
+// Tile is typed from the moment the classifier's labels are loaded; in
+// JSON it is the CONTRACT code ("5p"), as every tile string.
 type TileSeen struct {
-	Tile         string        `json:"tile"`
+	Tile         scoring.Tile  `json:"tile"`
 	Box          [4]int        `json:"box"`
 	Confidence   float64       `json:"confidence"`
 	Rotated      bool          `json:"rotated"`
@@ -27,14 +30,14 @@ type TileSeen struct {
 
 // Alternative is another reading of a tile and its confidence.
 type Alternative struct {
-	Tile       string  `json:"tile"`
-	Confidence float64 `json:"confidence"`
+	Tile       scoring.Tile `json:"tile"`
+	Confidence float64      `json:"confidence"`
 }
 
 // Group is a run of tiles the layout step put together: the concealed
 // hand, a called meld, a concealed kong, dora indicators or flowers.
 type Group struct {
-	Kind  string `json:"kind"`  // "hand", "meld", "ankan", "dora", "flowers"
+	Kind  string `json:"kind"`  // "hand", "win", "meld", "ankan", "dora", "flowers", "loose"
 	Tiles []int  `json:"tiles"` // indexes into Recognition.Tiles
 	From  string `json:"from,omitempty"`
 }

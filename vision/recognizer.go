@@ -32,6 +32,9 @@ type Recognizer struct {
 	pool     chan *worker
 	all      []*worker
 	bank     *Bank
+	// tiles is every code a reading can name (the classifier's labels,
+	// the bank's), typed once when the models load.
+	tiles map[string]scoring.Tile
 }
 
 type worker struct {
@@ -55,12 +58,11 @@ func New(cfg Config) (*Recognizer, error) {
 	if det.Output.Stride <= 0 || det.Input.Width != det.Input.Height || len(cls.Labels) == 0 {
 		return nil, errors.New("model manifests: the detector needs a square input and a stride, the classifier labels")
 	}
-	for _, l := range cls.Labels {
-		if ts, err := scoring.ParseTiles(l); err != nil || len(ts) != 1 {
-			return nil, fmt.Errorf("classifier label %q is not a tile code", l)
-		}
+	tiles, err := labelTiles(cls.Labels, cfg.Bank)
+	if err != nil {
+		return nil, err
 	}
-	r := &Recognizer{det: det, cls: cls, pool: make(chan *worker, n), bank: cfg.Bank}
+	r := &Recognizer{det: det, cls: cls, pool: make(chan *worker, n), bank: cfg.Bank, tiles: tiles}
 	for i := 0; i < n; i++ {
 		w := &worker{}
 		if w.det, err = gocv.ReadNetFromONNXBytes(detBytes); err != nil || w.det.Empty() {
@@ -76,6 +78,55 @@ func New(cfg Config) (*Recognizer, error) {
 		r.pool <- w
 	}
 	return r, nil
+}
+
+// labelTiles types every code a reading can carry: the classifier's labels
+// and the codes of a bank's templates and head.
+func labelTiles(labels []string, b *Bank) (map[string]scoring.Tile, error) {
+	out := map[string]scoring.Tile{}
+	add := func(what, code string) error {
+		t, err := scoring.ParseTile(code)
+		if err != nil {
+			return fmt.Errorf("%s %q is not a tile code", what, code)
+		}
+		out[code] = t
+		return nil
+	}
+	for _, l := range labels {
+		if err := add("classifier label", l); err != nil {
+			return nil, err
+		}
+	}
+	if b != nil {
+		for _, t := range b.Templates {
+			if err := add("bank template", t.Code); err != nil {
+				return nil, err
+			}
+		}
+		if b.Head != nil {
+			for _, c := range b.Head.Codes {
+				if c == noTile {
+					continue
+				}
+				if err := add("bank head class", c); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// tile is the typed tile of a reading's code. Every code was typed at
+// load; one that was not (none should be) is read as the back.
+func (r *Recognizer) tile(code string) scoring.Tile {
+	if t, ok := r.tiles[code]; ok {
+		return t
+	}
+	if t, err := scoring.ParseTile(code); err == nil {
+		return t
+	}
+	return scoring.Back
 }
 
 // Close frees the networks. The Recognizer must not be used afterwards.
@@ -120,13 +171,18 @@ func (r *Recognizer) Recognize(id string, data []byte) Recognition {
 
 func (r *Recognizer) recognize(ctx context.Context, id string, data []byte) (Recognition, error) {
 	rec := Recognition{ID: id, Tiles: []TileSeen{}}
+	st := newSteps(ctx)
+	defer st.end()
+	if err := st.next("decode"); err != nil {
+		return rec, err
+	}
 	img, factor, err := decodeReduced(data, reducedMinSide)
 	defer img.Close()
 	if err != nil {
 		return rec, err
 	}
 	rec.Width, rec.Height = img.Cols(), img.Rows()
-	if rec.Tiles, err = r.recognizeMat(ctx, img); err != nil {
+	if rec.Tiles, err = r.recognizeMat(st, img); err != nil {
 		return rec, err
 	}
 	if factor > 1 {
@@ -150,16 +206,23 @@ func (r *Recognizer) recognize(ctx context.Context, id string, data []byte) (Rec
 
 // RecognizeMat finds and reads the tiles in a decoded BGR photo.
 func (r *Recognizer) RecognizeMat(img gocv.Mat) []TileSeen {
-	tiles, _ := r.recognizeMat(context.Background(), img)
+	st := newSteps(context.Background())
+	defer st.end()
+	tiles, _ := r.recognizeMat(st, img)
 	return tiles
 }
 
-func (r *Recognizer) recognizeMat(ctx context.Context, img gocv.Mat) ([]TileSeen, error) {
+// recognizeMat runs the steps from "worker" to "layout" (which the caller
+// ends) on a decoded photo.
+func (r *Recognizer) recognizeMat(st *steps, img gocv.Mat) ([]TileSeen, error) {
 	if img.Empty() || img.Channels() != 3 || img.Cols() < 8 || img.Rows() < 8 {
 		return []TileSeen{}, nil
 	}
-	boxes, reads, err := r.findAndRead(ctx, img)
+	boxes, reads, err := r.readBoxes(st, img)
 	if err != nil {
+		return nil, err
+	}
+	if err := st.next("review"); err != nil {
 		return nil, err
 	}
 	switch {
@@ -175,18 +238,21 @@ func (r *Recognizer) recognizeMat(ctx context.Context, img gocv.Mat) ([]TileSeen
 	}
 	boxes, reads = dropWeak(boxes, reads)
 	boxes, reads = dropUnread(boxes, reads)
+	if err := st.next("layout"); err != nil {
+		return nil, err
+	}
 	across := lyingAcross(boxes, reads)
 	tiles := make([]TileSeen, 0, len(boxes))
 	for i, b := range boxes {
 		rd := reads[i]
 		t := TileSeen{
-			Tile:       rd.labels[0],
+			Tile:       r.tile(rd.labels[0]),
 			Box:        [4]int{int(b.x0 + 0.5), int(b.y0 + 0.5), int(b.x1 + 0.5), int(b.y1 + 0.5)},
 			Confidence: round3(rd.probs[0]),
 		}
 		t.Rotated = across[i]
 		for j := 1; j < len(rd.labels); j++ {
-			t.Alternatives = append(t.Alternatives, Alternative{Tile: rd.labels[j], Confidence: round3(rd.probs[j])})
+			t.Alternatives = append(t.Alternatives, Alternative{Tile: r.tile(rd.labels[j]), Confidence: round3(rd.probs[j])})
 		}
 		tiles = append(tiles, t)
 	}
@@ -205,14 +271,30 @@ func (r *Recognizer) recognizeMat(ctx context.Context, img gocv.Mat) ([]TileSeen
 // findAndRead runs the detector and the classifier on a decoded photo with
 // one worker, waiting for a free one until ctx ends.
 func (r *Recognizer) findAndRead(ctx context.Context, img gocv.Mat) ([]box, []reading, error) {
+	st := newSteps(ctx)
+	defer st.end()
+	return r.readBoxes(st, img)
+}
+
+// readBoxes is findAndRead as the steps "worker", "detect" and "classify".
+func (r *Recognizer) readBoxes(st *steps, img gocv.Mat) ([]box, []reading, error) {
+	if err := st.next("worker"); err != nil {
+		return nil, nil, err
+	}
 	var w *worker
 	select {
 	case w = <-r.pool:
-	case <-ctx.Done():
-		return nil, nil, ctx.Err()
+	case <-st.ctx.Done():
+		return nil, nil, st.ctx.Err()
 	}
 	defer func() { r.pool <- w }()
+	if err := st.next("detect"); err != nil {
+		return nil, nil, err
+	}
 	boxes := detectTiles(&w.det, &r.det, img)
+	if err := st.next("classify"); err != nil {
+		return nil, nil, err
+	}
 	reads := classify(&w.cls, &r.cls, img, boxes)
 	if len(reads) != len(boxes) {
 		return nil, nil, nil

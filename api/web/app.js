@@ -28,7 +28,7 @@ PALETTE.push("0m", "0p", "0s");
 for (let i = 1; i <= 8; i++) PALETTE.push(i + "f");
 
 // The hand being built: concealed tile codes, melds, which tile won.
-const state = { hand: [], melds: [], win: -1, rec: null, fixing: -1 };
+const state = { hand: [], melds: [], win: -1, rec: null, fixing: -1, pending: null };
 
 function tileEl(code, opts = {}) {
   const b = document.createElement("button");
@@ -176,6 +176,7 @@ function renderResult(r) {
 
 async function score() {
   $("result").textContent = "Scoring…";
+  if (state.pending) await state.pending; // the hand of the latest correction
   const { data } = await api("POST", "/v1/scores", buildRequest());
   if (data && data.ok === undefined && data.detail) { // a problem that is not a result
     $("result").innerHTML = `<p class="error" id="result-error">${esc(data.detail)}</p>`;
@@ -201,7 +202,7 @@ async function upload(file) {
   state.rec = data;
   $("photo-status").textContent = `${data.tiles.length} tiles found. Tap any that are wrong.`;
   renderBoxes();
-  handFromRecognition();
+  state.pending = handFromRecognition();
 }
 
 function renderBoxes() {
@@ -223,28 +224,28 @@ function renderBoxes() {
   });
 }
 
-// handFromRecognition rebuilds the hand from the (corrected) tiles using the
-// grouping the service found: hand, melds, dora indicators, flowers.
+// handFromRecognition shows the hand the service builds from the photo's
+// tiles (as corrected) and their grouping: the page never puts a hand
+// together itself. The recognition carries it when complete and nothing
+// was corrected; otherwise POST /v1/recognitions/hand builds it by the
+// same rule. Scoring waits for it (state.pending).
 function handFromRecognition() {
   const rec = state.rec;
-  if (!rec) return;
-  const codes = (idx) => idx.map((i) => rec.tiles[i].tile);
-  const groups = rec.groups || [];
-  if (!groups.length) { setHand(rec.tiles.map((t) => t.tile), [], ""); return; }
-  let hand = [], melds = [], dora = [], flowers = [], mi = 0;
-  const found = (rec.hand && rec.hand.melds) || [];
-  for (const g of groups) {
-    const c = codes(g.tiles || []);
-    if (g.kind === "hand") hand = hand.concat(c);
-    else if (g.kind === "meld" || g.kind === "ankan") {
-      const m = found[mi++] || {};
-      melds.push({ type: m.type || (g.kind === "ankan" ? "ankan" : c.length === 4 ? "minkan" : c[0] === c[1] ? "pon" : "chi"), tiles: joinTiles(c), from: m.from || g.from || "" });
-    } else if (g.kind === "dora") dora = dora.concat(c);
-    else if (g.kind === "flowers") flowers = flowers.concat(c);
-  }
-  setHand(hand, melds, "");
-  if (dora.length) $("dora").value = joinTiles(dora);
-  if (flowers.length) $("flowers").value = joinTiles(flowers);
+  if (!rec) return Promise.resolve();
+  if (rec.hand && !rec.tiles.some((t) => t.fixed)) { useHand(rec.hand); return Promise.resolve(); }
+  const body = { tiles: rec.tiles.map((t) => ({ tile: t.tile, box: t.box, rotated: !!t.rotated })), groups: rec.groups || [] };
+  return api("POST", "/v1/recognitions/hand", body).then(({ ok, data }) => {
+    if (!ok) { $("photo-status").innerHTML = `<span class="error">${esc(data.detail || "could not build the hand")}</span>`; return; }
+    useHand(data.hand);
+  });
+}
+
+// useHand shows a hand request from the service: its tiles, melds and
+// winning tile, and the dora indicators and flowers it found.
+function useHand(h) {
+  setHand(splitTiles(h.hand), h.melds || [], h.win_tile || "");
+  if (h.dora_indicators) $("dora").value = h.dora_indicators;
+  if (h.flowers) $("flowers").value = h.flowers;
 }
 
 function openFixer(i) {
@@ -264,7 +265,7 @@ function fixTile(code) {
   }
   $("fixer").hidden = true;
   renderBoxes();
-  handFromRecognition();
+  state.pending = handFromRecognition();
 }
 
 // ---- set-up ----

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"mjscan/scoring"
 	"mjscan/vision"
 )
 
@@ -66,7 +67,9 @@ func cmdCalibrate(args []string, stdout, stderr io.Writer) int {
 	if *overlay != "" {
 		r := vision.Recognition{Tiles: []vision.TileSeen{}}
 		for _, t := range bank.Templates {
-			r.Tiles = append(r.Tiles, vision.TileSeen{Tile: t.Code, Box: t.Box, Confidence: 1})
+			if tile, err := scoring.ParseTile(t.Code); err == nil {
+				r.Tiles = append(r.Tiles, vision.TileSeen{Tile: tile, Box: t.Box, Confidence: 1})
+			}
 		}
 		png, err := vision.Overlay(data, &r)
 		if err == nil {

@@ -214,7 +214,7 @@ func renderRecognition(r vision.Recognition) string {
 		codes := make([]string, len(g.Tiles))
 		for i, k := range g.Tiles {
 			t := r.Tiles[k]
-			codes[i] = t.Tile
+			codes[i] = t.Tile.String()
 			if t.Rotated {
 				codes[i] += "(sideways)"
 			}

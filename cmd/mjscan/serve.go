@@ -35,11 +35,12 @@ func cmdServe(args []string, stderr io.Writer) int {
 // listen (tests start it on port 0).
 func serve(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer, ready func(api, metrics string)) int {
 	logger := log.New(stderr, "mjscan serve: ", log.LstdFlags)
-	cfg, err := api.LoadConfig(getenv)
+	all, err := loadServeConfig(getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "mjscan serve: bad configuration:\n%v\n", err)
 		return 2
 	}
+	cfg := &all.API
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "listen address of the API and web page (env "+api.EnvPrefix+"ADDR)")
@@ -71,7 +72,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stder
 	deps := api.Deps{Version: version, Log: logger}
 	start := time.Now()
 	vcfg := vision.Config{Workers: cfg.Workers}
-	if path := getenv(envBank); path != "" {
+	if path := all.Bank; path != "" {
 		// A bank named but unreadable is a configuration error: serving
 		// without it would quietly misread the set it was made for.
 		b, err := vision.ReadBankFile(path)
@@ -93,12 +94,12 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stder
 		logger.Printf("recogniser loaded in %s", time.Since(start).Round(time.Millisecond))
 	}
 
-	srv, err := api.New(cfg, deps)
+	srv, err := api.New(*cfg, deps)
 	if err != nil {
 		fmt.Fprintf(stderr, "mjscan serve: %v\n", err)
 		return 2
 	}
-	if closeRecords, err := mountTournament(srv, getenv, logger); errors.Is(err, referee.ErrReadOnly) || errors.Is(err, referee.ErrUnavailable) {
+	if closeRecords, err := mountTournament(srv, all, logger); errors.Is(err, referee.ErrReadOnly) || errors.Is(err, referee.ErrUnavailable) {
 		// The record is named right but cannot take decisions: say so
 		// and stop, rather than answer healthy and fail every write.
 		fmt.Fprintf(stderr, "mjscan serve: cannot start:\n%v\n", err)
@@ -110,7 +111,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stder
 		defer closeRecords()
 	}
 	logger.Printf("mjscan %s, settings:", version)
-	for _, line := range cfg.Describe() {
+	for _, line := range all.Describe() {
 		logger.Printf("  %s", line)
 	}
 	logger.Printf("resident memory bound from these settings: %d MB (api/LOAD.md)", cfg.MemoryBound()>>20)
@@ -165,9 +166,6 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stder
 // fdReserve is the open files kept apart from client connections.
 const fdReserve = 128
 
-// envBank names a template bank (mjscan calibrate) to read photos with.
-const envBank = api.EnvPrefix + "BANK"
-
 // visionRecognizer adapts the vision package's recogniser to the API's;
 // ModelVersion comes with the embedded recogniser.
 type visionRecognizer struct{ *vision.Recognizer }
@@ -190,25 +188,14 @@ func (v visionRecognizer) WithSet(b *vision.Bank) api.Recognizer {
 // (MJSCAN_REFEREE_DB, MJSCAN_REFEREE_DSN), and keeps players' tile sets
 // in it. The tournament routes turn on with the tokens; with neither
 // token nor record set, both stay off and the rest of the service runs.
-func mountTournament(srv *api.Server, getenv func(string) string, logger *log.Logger) (func(), error) {
-	tournament := getenv(api.EnvRefereeToken) != "" || getenv(api.EnvOrganizerToken) != ""
-	named := getenv(referee.EnvSQLitePath) != "" || getenv(referee.EnvPostgresDSN) != ""
-	if !tournament && !named {
+func mountTournament(srv *api.Server, cfg serveConfig, logger *log.Logger) (func(), error) {
+	tournament := cfg.Tournament != nil
+	if !tournament && !cfg.RecordsNamed {
 		logger.Printf("tournament routes off: set %s and %s to turn them on", api.EnvRefereeToken, api.EnvOrganizerToken)
 		logger.Printf("tile sets off: set %s (a SQLite file) or %s to keep players' tile sets", referee.EnvSQLitePath, referee.EnvPostgresDSN)
 		return nil, nil
 	}
-	var tcfg api.TournamentConfig
-	if tournament {
-		var err error
-		if tcfg, err = api.LoadTournamentConfig(getenv); err != nil {
-			return nil, err
-		}
-	}
-	rcfg, err := referee.LoadConfig(getenv)
-	if err != nil {
-		return nil, err
-	}
+	rcfg := cfg.Records
 	if rcfg.PostgresDSN == "" {
 		if dir := filepath.Dir(rcfg.SQLitePath); dir != "." {
 			if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -225,8 +212,10 @@ func mountTournament(srv *api.Server, getenv func(string) string, logger *log.Lo
 	if rcfg.PostgresDSN != "" {
 		where = "PostgreSQL (" + referee.EnvPostgresDSN + ")"
 	}
+	organiser := ""
 	if tournament {
-		if err := srv.MountTournament(tcfg, store); err != nil {
+		organiser = cfg.Tournament.OrganizerToken
+		if err := srv.MountTournament(*cfg.Tournament, store); err != nil {
 			store.Close()
 			return nil, err
 		}
@@ -234,7 +223,7 @@ func mountTournament(srv *api.Server, getenv func(string) string, logger *log.Lo
 	} else {
 		logger.Printf("tournament routes off: set %s and %s to turn them on", api.EnvRefereeToken, api.EnvOrganizerToken)
 	}
-	if err := srv.UseTileSets(store, tcfg.OrganizerToken); err != nil {
+	if err := srv.UseTileSets(store, organiser); err != nil {
 		store.Close()
 		return nil, err
 	}

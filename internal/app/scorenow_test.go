@@ -1,0 +1,111 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"mjscan/calibration"
+	"mjscan/internal/fault"
+	"mjscan/scoring"
+	"mjscan/vision"
+)
+
+// tableFrame is one of calibration's committed camera frames.
+func tableFrame(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "calibration", "testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// visionReader puts the shipped models behind the use cases' Recognizer.
+type visionReader struct{ *vision.Recognizer }
+
+func (v visionReader) Recognize(ctx context.Context, photo []byte) (*vision.Recognition, error) {
+	return v.RecognizeContext(ctx, photo)
+}
+
+// TestScoreNowFromCamera: a table camera served over HTTP; calibrate on
+// the empty table, then "score now" for South reads South's hand with the
+// shipped models and scores it.
+func TestScoreNowFromCamera(t *testing.T) {
+	frames := map[string][]byte{"/empty.jpg": tableFrame(t, "table-empty.jpg"), "/snapshot.jpg": tableFrame(t, "table-hand-south.jpg")}
+	cam := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		data, ok := frames[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "image/jpeg")
+		w.Write(data)
+	}))
+	defer cam.Close()
+	ctx := context.Background()
+	empty, err := calibration.DefaultCamera.Snapshot(ctx, cam.URL+"/empty.jpg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := calibration.Calibrate(empty, calibration.GreenFelt, "E")
+	if err != nil {
+		t.Fatal(err)
+	}
+	models, err := vision.New(vision.Config{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer models.Close()
+	a := New(Config{MaxMegapixels: 50}, Deps{Recognizer: visionReader{models}})
+	base := scoring.Request{Rules: "riichi", RoundWind: "E"}
+	table := Table{SnapshotURL: cam.URL + "/snapshot.jpg", Calibration: c}
+	p, err := a.ScoreNow(ctx, table, "S", base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 234s 678s 222z 777z 44z (hand-017's row, the last tile taken as the
+	// winning one) on a discard, South in the East round: South's wind 1 +
+	// red dragon 1 + half flush (concealed) 3 = 5 han, a non-dealer
+	// mangan: 8,000.
+	if p.Request.Hand != "234678s77722244z" || p.Request.WinTile != "4z" || p.Request.SeatWind != "S" {
+		t.Fatalf("proposed hand %+v", p.Request)
+	}
+	if !p.Result.OK || p.Result.Han != 5 || p.Result.Limit != "mangan" || p.Result.Points.Total != 8000 {
+		t.Fatalf("score %+v", p.Result)
+	}
+	if p.FrameSHA256 == "" {
+		t.Fatal("no frame hash")
+	}
+	// East's place holds twelve tiles in a block: no hand of fourteen.
+	if _, err := a.ScoreNow(ctx, table, "E", base); !fault.Is(err, fault.Unprocessable) {
+		t.Fatalf("East's place was read as a hand: %v", err)
+	}
+	missing := table
+	missing.SnapshotURL = cam.URL + "/missing.jpg"
+	if _, err := a.ScoreNow(ctx, missing, "S", base); !fault.Is(err, fault.Upstream) {
+		t.Fatalf("a camera answering 404 gave a frame: %v", err)
+	}
+}
+
+// TestScoreNowCameraFailureSaysNothingOfThePort: score-now on a closed
+// port answers ErrNoSnapshot's words, whatever the cause.
+func TestScoreNowCameraFailureSaysNothingOfThePort(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := ln.Addr().String()
+	ln.Close()
+	a := New(Config{}, Deps{Recognizer: visionReader{}})
+	_, err = a.ScoreNow(context.Background(), Table{SnapshotURL: "http://" + closed + "/", Calibration: &calibration.Calibration{}}, "S", scoring.Request{})
+	e, ok := fault.As(err)
+	if !ok || e.Kind != fault.Upstream || e.Message != calibration.ErrNoSnapshot.Error() || !errors.Is(err, calibration.ErrNoSnapshot) {
+		t.Errorf("score now on a closed port: %v", err)
+	}
+}
