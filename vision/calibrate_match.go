@@ -2,6 +2,7 @@ package vision
 
 import (
 	"image"
+	"sync"
 	"image/color"
 	"math"
 
@@ -43,7 +44,40 @@ type bankView struct {
 	blank   []bool   // templates with nothing on them to match
 }
 
+// view gives the bank's templates ready to match. They are prepared once
+// for the bank (prepared) and each photo gets its own Mat of them, closed
+// with the view.
 func (b *Bank) view() *bankView {
+	p := b.prepared()
+	W, H, n := b.Width, b.Height, len(b.Templates)
+	m, err := gocv.NewMatFromBytes(max(1, n)*H, W, gocv.MatTypeCV8UC3, p.montage)
+	if err != nil {
+		m = gocv.NewMatWithSize(max(1, n)*H, W, gocv.MatTypeCV8UC3)
+	}
+	return &bankView{bank: b, montage: m, blank: p.blank}
+}
+
+// bankPrep is a bank's templates as matched: one column of prepared cuts.
+type bankPrep struct {
+	montage []byte
+	blank   []bool
+}
+
+var prepMu sync.Mutex
+
+// prepared prepares the bank's templates the first time it is asked.
+func (b *Bank) prepared() *bankPrep {
+	prepMu.Lock()
+	defer prepMu.Unlock()
+	if b.prep == nil {
+		v := b.prepare()
+		b.prep = &bankPrep{montage: v.montage.ToBytes(), blank: v.blank}
+		v.close()
+	}
+	return b.prep
+}
+
+func (b *Bank) prepare() *bankView {
 	W, H, n := b.Width, b.Height, len(b.Templates)
 	v := &bankView{bank: b, montage: gocv.NewMatWithSize(max(1, n)*H, W, gocv.MatTypeCV8UC3), blank: make([]bool, n)}
 	for i, t := range b.Templates {

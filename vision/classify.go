@@ -31,6 +31,9 @@ type reading struct {
 	// feat is the classifier's feature vector for the crop (the mean of
 	// both views when it was read twice); nil when the model has none.
 	feat []float32
+	// all is the network's probability of every label, in the manifest's
+	// order (nil where a reading did not come from the network).
+	all []float64
 }
 
 // cropTile cuts one tile out of the photo as the classifier expects it:
@@ -146,7 +149,7 @@ func classify(net *gocv.Net, m *models.Manifest, img gocv.Mat, boxes []box) []re
 			idx[j] = j
 		}
 		sort.SliceStable(idx, func(a, b int) bool { return p[idx[a]] > p[idx[b]] })
-		r := reading{turned: turns[i], lying: -1}
+		r := reading{turned: turns[i], lying: -1, all: p}
 		if feats != nil {
 			d := m.Features.Size
 			r.feat = feats[i*d : (i+1)*d : (i+1)*d]

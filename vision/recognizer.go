@@ -225,13 +225,13 @@ func (r *Recognizer) recognizeMat(st *steps, img gocv.Mat) ([]TileSeen, error) {
 	if err := st.next("review"); err != nil {
 		return nil, err
 	}
-	switch {
-	case r.bank != nil && r.bank.Head != nil:
+	if r.bank != nil && r.bank.Head != nil {
 		var keepBox []bool
-		reads, keepBox = r.bank.Head.review(reads)
+		reads, keepBox = r.bank.Head.review(reads, r.cls.Labels)
 		k := 0
 		boxes, reads = keep(boxes, reads, func(box, reading) bool { k++; return keepBox[k-1] })
-	case r.bank != nil:
+	}
+	if r.bank != nil && len(r.bank.Templates) > 0 {
 		v := r.bank.view()
 		defer v.close()
 		reads = v.review(img, boxes, reads)

@@ -61,6 +61,9 @@ type Head struct {
 	B     []float32 `json:"b"`     // len(Codes)
 	// Scale multiplies the unit-length features before W.
 	Scale float32 `json:"scale"`
+	// Prior is the power of the network's probability in a reading (the
+	// share of the taught tiles the network reads right by itself).
+	Prior float32 `json:"prior"`
 }
 
 // LabelledPhoto is a photo whose tiles are known: what a player confirmed,
@@ -86,6 +89,7 @@ func Teach(rec *Recognizer, base *Bank, photos []LabelledPhoto) (*Bank, error) {
 		c.Templates = append([]Template(nil), base.Templates...)
 		c.Taught = append([]string(nil), base.Taught...)
 		c.Version = BankVersion
+		c.prep = nil // its templates will change
 		b = &c
 	}
 	added := 0
@@ -135,23 +139,28 @@ func (b *Bank) addPhoto(rec *Recognizer, p LabelledPhoto) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	b.addBackground(img, boxes, max(4, added/3), p.Name, found...)
+	b.Taught = appendNew(b.Taught, p.Name)
+	b.addTemplates(img, p.Labels, f)
+	return added, nil
+}
+
+// addBackground keeps up to n patches of the photo where no tile is: the
+// candidates first (boxes a detector found), then patches of the tiles'
+// size between them, none overlapping a tile.
+func (b *Bank) addBackground(img gocv.Mat, tiles []box, n int, photo string, candidates ...box) {
 	neg := 0
-	for _, c := range append(found, backgroundPatches(img, boxes, p.Name)...) {
-		if neg >= max(4, added/3) {
+	for _, c := range append(candidates, backgroundPatches(img, tiles, photo)...) {
+		if neg >= n {
 			break
 		}
-		if overlapsAny(c, boxes, 0.05) {
+		if overlapsAny(c, tiles, 0.05) {
 			continue
 		}
-		if b.addExample(img, c, noTile, p.Name) {
+		if b.addExample(img, c, noTile, photo) {
 			neg++
 		}
 	}
-	b.Taught = appendNew(b.Taught, p.Name)
-	if _, ok := b.template(p.Labels[0].Tile); !ok || len(b.Templates) == 0 {
-		b.addTemplates(img, p.Labels, f)
-	}
-	return added, nil
 }
 
 // addTemplates keeps, for the colour matching of Bank.view, the first

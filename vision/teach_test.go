@@ -92,9 +92,9 @@ func TestTeachFromLabelledPhotos(t *testing.T) {
 	}
 	t.Logf("egypt, taught from %d scenes, read on the other %d:\n%s", len(taughtNames), s.Images, s.Report(false))
 	// Floors at the level measured (models/README.md); the network alone
-	// reads these scenes at F1 0.3.
-	if f := s.F1(); f < 0.75 {
-		t.Errorf("taught egypt tile F1 %.3f, want at least 0.75", f)
+	// reads these scenes at F1 0.18.
+	if f := s.F1(); f < 0.80 {
+		t.Errorf("taught egypt tile F1 %.3f, want at least 0.80", f)
 	}
 }
 

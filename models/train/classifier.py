@@ -297,6 +297,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--epochs", type=int, default=6)
     ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), ".."))
+    ap.add_argument("--from-onnx", default="", help="continue from this exported classifier (its BatchNorm folded into the convolutions, so it stays frozen: the shipped model, whose state dict is not kept)")
     ap.add_argument("--resume", default="", help="continue from this state dict (a second, lower-rate stage)")
     ap.add_argument("--lr", type=float, default=0.0, help="peak learning rate (default: the first stage's)")
     ap.add_argument("--save", default="/tmp/mjv_classifier.pt", help="where the state dict is kept between stages")
@@ -327,7 +328,7 @@ def main():
         print(f"train boxes with the detector's: {sum(len(b) for _, b in train)} ({time.time()-t0:.0f}s)", flush=True)
     synth = []
     if args.synthetic:
-        synth = [(img, boxes) for _, img, boxes in load_dir(args.synthetic) if boxes]
+        synth = [(img, boxes) for d in args.synthetic.split(",") for _, img, boxes in load_dir(d) if boxes]
         print(f"synthetic scenes: {len(synth)} ({time.time()-t0:.0f}s)", flush=True)
     rng = random.Random(11)
     dx, dy, _ = make_crops(dev, rng, False)
@@ -339,7 +340,9 @@ def main():
     bg = args.negatives > 0
     net = TileNet(n, lying=lying_share > 0, background=bg, width=args.width)
     lying_col = n + (1 if bg else 0)   # the codes' (and not-a-tile) logits come first
-    if args.resume:
+    if args.from_onnx:
+        load_onnx(net, args.from_onnx)
+    elif args.resume:
         state = widen_fc(torch.load(args.resume), n, bg, lying_share > 0)
         rng = random.Random(19)
         if args.widen > 1:
@@ -366,6 +369,8 @@ def main():
             steps_per_epoch = (len(x) + 127) // 128
             sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps_per_epoch * args.epochs)
         net.train()
+        if args.from_onnx:
+            freeze_bn(net)
         perm = torch.randperm(len(x))
         tot = 0.0
         for i in range(0, len(x), 128):
@@ -388,6 +393,45 @@ def main():
             print("  held-out crops: " + group_accuracy(net, *held[:2]), flush=True)
     torch.save(net.state_dict(), args.save)
     export(net, args, dx, dy)
+
+
+def load_onnx(net, path):
+    """Load an exported classifier back into net. The export folded each
+    BatchNorm into the convolution before it: each BatchNorm becomes the
+    identity (mean 0, variance 1 - eps, scale 1) holding the folded bias,
+    and training keeps it frozen (freeze_bn) so that stays true."""
+    import onnx
+    from onnx import numpy_helper
+    model = onnx.load(path)
+    init = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    convs = [nd for nd in model.graph.node if nd.op_type == "Conv"]
+    mods = list(net.features)
+    pairs = [(mods[i], mods[i + 1]) for i in range(len(mods) - 1)
+             if isinstance(mods[i], nn.Conv2d) and isinstance(mods[i + 1], nn.BatchNorm2d)]
+    if len(convs) != len(pairs):
+        raise SystemExit(f"{path}: {len(convs)} convolutions, the network has {len(pairs)}")
+    gemm = [nd for nd in model.graph.node if nd.op_type == "Gemm"][0]
+    with torch.no_grad():
+        for nd, (conv, bn) in zip(convs, pairs):
+            w = torch.from_numpy(init[nd.input[1]].copy())
+            if w.shape != conv.weight.shape:
+                raise SystemExit(f"{path}: convolution {nd.name} has shape {tuple(w.shape)}, want {tuple(conv.weight.shape)}")
+            conv.weight.copy_(w)
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(torch.from_numpy(init[nd.input[2]].copy()))
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0 - bn.eps)
+        fw, fb = init[gemm.input[1]], init[gemm.input[2]]
+        if fw.shape != tuple(net.fc.weight.shape):
+            raise SystemExit(f"{path}: the last layer is {fw.shape}, the network's {tuple(net.fc.weight.shape)}")
+        net.fc.weight.copy_(torch.from_numpy(fw.copy()))
+        net.fc.bias.copy_(torch.from_numpy(fb.copy()))
+
+
+def freeze_bn(net):
+    for m in net.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.eval()
 
 
 def export(net, args, dx, dy):

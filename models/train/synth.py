@@ -21,6 +21,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import synth_art as A          # noqa: E402
 import synth_faces as F        # noqa: E402
 import synth_scene as S        # noqa: E402
+import synth_raster as R       # noqa: E402
 
 cv2.setNumThreads(1)
 
@@ -212,7 +213,7 @@ SUITED = [c for c in ORD if c[1] in "mps"]
 
 
 class Sampler:
-    def __init__(self, rare):
+    def __init__(self, rare, flowers=True):
         self.rare = rare
         w_red = 0.45 if rare != "heldout" else 1.0
         w_kj = 0.36 if rare != "heldout" else 0.85
@@ -223,8 +224,8 @@ class Sampler:
             weights += [w_kj] * 9 + [w_kj * (0.5 if rare == "train" else 0.8)] * 8
         self.codes = codes
         self.p = np.array(weights) / sum(weights)
-        bonus = list(A.FLOWERS)
-        bw = [1.0] * 8
+        bonus = list(A.FLOWERS) if flowers else []
+        bw = [1.0] * len(bonus)
         if rare in ("train", "heldout"):
             bonus += [f"{n}k" for n in range(1, 9)]
             bw += [1.5 if rare == "train" else 2.0] * 8
@@ -235,10 +236,12 @@ class Sampler:
         return self.codes[rng.choice(len(self.codes), p=self.p)]
 
     def bonus_tile(self, rng):
+        if not self.bonus:  # a riichi set has no flowers
+            return self.tile(rng)
         return self.bonus[rng.choice(len(self.bonus), p=self.bp)]
 
     def any_tile(self, rng):
-        return self.bonus_tile(rng) if rng.random() < 0.2 else self.tile(rng)
+        return self.bonus_tile(rng) if self.bonus and rng.random() < 0.2 else self.tile(rng)
 
 
 def meld(rng, smp):
@@ -326,10 +329,10 @@ def row_geometry(row):
     return xs, x
 
 
-def make_scene(idx, seed, sets, rare, quality=None, variety=False):
+def make_scene(idx, seed, sets, rare, quality=None, variety=False, dark=0.0):
     rng = np.random.default_rng([seed, idx, 7919])
     setname = sets[int(rng.integers(len(sets)))]
-    smp = Sampler(rare)
+    smp = Sampler(rare, flowers=setname not in R.FLUFFY)
     r = rng.random()
     ow, oh = (640, 640) if r < 0.85 else [(800, 800), (960, 720), (720, 960), (1024, 768)][int(rng.integers(4))]
     cw, ch = ow, oh
@@ -358,6 +361,11 @@ def make_scene(idx, seed, sets, rare, quality=None, variety=False):
         if arng.random() < 0.5:
             b = np.array(F.BACK_COLOURS_X[int(arng.integers(len(F.BACK_COLOURS_X)))], np.float32)
             body = tuple(float(c) for c in np.clip(b * arng.uniform(0.8, 1.15, 3), 0, 255))
+        if dark > 0 and np.random.default_rng([seed, idx, 7777]).random() < dark:
+            # dark-fronted tiles with light art (a set like that is held out:
+            # testdata/synth/fluffy-black); its own RNG, so --dark 0 is unchanged
+            drng = np.random.default_rng([seed, idx, 7778])
+            fcol = F.DARK_FRONTS[int(drng.integers(len(F.DARK_FRONTS)))]
         aug = (arng, fcol)
 
     kind, rows = build_layout(rng, smp)
@@ -438,7 +446,7 @@ def cmd_scenes(args):
     counts = {}
     t0 = time.time()
     for i in range(args.n):
-        img, labels, q, setname = make_scene(i, args.seed, sets, args.rare, args.quality, args.variety)
+        img, labels, q, setname = make_scene(i, args.seed, sets, args.rare, args.quality, args.variety, args.dark)
         stem = f"synth_{args.seed}_{i:05d}"
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
         with open(os.path.join(args.out, stem + ".jpg"), "wb") as f:
@@ -484,6 +492,7 @@ def main(argv=None):
     p.add_argument("--n", type=int, default=1500)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--quality", type=int, default=None, help="fixed JPEG quality (default: random 50-95)")
+    p.add_argument("--dark", type=float, default=0.0, help="with --variety: share of scenes whose tiles have dark fronts and light art")
     p.add_argument("--variety", action="store_true", help="with --rare train: per-tile style variety (hue, strokes, fronts, backs, fonts of the drawn classes)")
     p.add_argument("--out", required=True)
     args = ap.parse_args(argv)

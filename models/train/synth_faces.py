@@ -16,6 +16,8 @@ ART_MARGIN = 0.10          # margin around the art, fraction of FW
 IVORY = (232, 240, 244)    # BGR
 FRONT_COLOURS = {          # per set: BGR of the front surface and of its art
     "jade": (52, 78, 38),  # dark jade green: jade's art is white
+    "fluffy": (235, 240, 245),      # FluffyStuff regular: #f5f0eb
+    "fluffy-black": (30, 30, 30),   # FluffyStuff black: #1e1e1e, white art
 }
 
 # body (back) colours, BGR
@@ -146,6 +148,8 @@ def set_art(setname, code):
     face cut from a gnome-mahjongg/xmahjongg sheet (synth_raster)."""
     if setname in R.SHEETS:
         return R.art(setname, code)
+    if setname in R.FLUFFY:
+        return R.fluffy_art(setname, code)
     return A.render_element(setname, A.element_for(code, setname), 256)
 
 
@@ -159,7 +163,7 @@ def tileset_art(setname, code):
     key = (setname, code)
     if key not in _art_cache:
         c = code
-        red = c[0] == "0" and c[1] in "mps"
+        red = c[0] == "0" and c[1] in "mps" and setname not in R.FLUFFY  # FluffyStuff draws its own
         if red:
             c = "5" + c[1]
         light_art = setname in FRONT_COLOURS
@@ -169,7 +173,7 @@ def tileset_art(setname, code):
         if red:
             art = recolour_red(art, light_art)
         scale = 1.0
-        if c == "5z":
+        if c == "5z" and setname not in R.FLUFFY:  # FluffyStuff's white dragon stays blank
             base = blank_front(set_front_colour(setname))
             if not art_visible(base, place_art(base, art)):
                 col = (235, 235, 235) if light_art else (165, 95, 35)
@@ -424,10 +428,27 @@ def rare_art_train(code, rng):
     return _stack(parts, rng.uniform(0.05, 0.15))
 
 
+DARK_FRONTS = [(30, 30, 30), (60, 30, 20), (25, 55, 25), (30, 30, 90), (70, 60, 60), (45, 25, 55)]
+
+
+def is_dark(colour):
+    return float(np.mean(colour)) < 100
+
+
+def light_art(art):
+    """Art for a dark front: lightness turned over (dark ink light), hue kept."""
+    out = art.copy()
+    lab = cv2.cvtColor(art[:, :, :3], cv2.COLOR_BGR2LAB)
+    lab[:, :, 0] = 255 - lab[:, :, 0]
+    out[:, :, :3] = cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)
+    return out
+
+
 def train_front(setname, code, rng, front_colour):
     """Per-instance augmented front for training scenes (not 0z)."""
-    dark_front = setname in FRONT_COLOURS
-    fc = FRONT_COLOURS[setname] if dark_front else front_colour
+    dark_front = setname in FRONT_COLOURS or is_dark(front_colour)
+    turn_art = is_dark(front_colour) and setname not in FRONT_COLOURS
+    fc = FRONT_COLOURS[setname] if setname in FRONT_COLOURS else front_colour
     base = blank_front(fc)
     scale = rng.uniform(0.9, 1.03)
     dx, dy = rng.uniform(-4, 4), rng.uniform(-5, 5)
@@ -444,6 +465,8 @@ def train_front(setname, code, rng, front_colour):
         scale *= rng.uniform(0.82, 0.95)
     else:
         art, s0 = tileset_art(setname, code)
+        if turn_art:
+            art = light_art(art)
         scale *= s0
         red = code[0] == "0"
         if not red and not dark_front and rng.random() < 0.5:

@@ -117,3 +117,55 @@ def art(name, code, height=256):
     out = out[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
     s = height / out.shape[0]
     return cv2.resize(out, (max(4, int(round(out.shape[1] * s))), height), interpolation=cv2.INTER_AREA)
+
+
+# The public-domain riichi tile art of FluffyStuff (shared/art/fluffystuff-riichi-tiles):
+# one SVG a face, in a regular (light front) and a black (dark front) variant.
+# Riichi sets: no flowers, red fives drawn by the art itself (-Dora), a blank
+# white dragon (Haku.svg holds nothing).
+FLUFFY = {"fluffy": "Regular", "fluffy-black": "Black"}
+FLUFFY_LICENCE = "FluffyStuff riichi-mahjong-tiles, public domain (CC0 1.0)"
+_FLUFFY_NAMES = {"m": "Man", "p": "Pin", "s": "Sou"}
+_FLUFFY_HONOURS = ["Ton", "Nan", "Shaa", "Pei", "Haku", "Hatsu", "Chun"]
+
+
+def fluffy_dir():
+    here = os.path.dirname(os.path.abspath(__file__))
+    d = here
+    while d != "/":
+        cand = os.path.join(os.path.dirname(d), "shared", "art", "fluffystuff-riichi-tiles")
+        if os.path.isdir(cand):
+            return cand
+        d = os.path.dirname(d)
+    raise SystemExit("shared/art/fluffystuff-riichi-tiles not found beside the repository")
+
+
+def fluffy_file(name, code):
+    n, s = code[0], code[1]
+    if s == "z":
+        base = _FLUFFY_HONOURS[int(n) - 1] if "1" <= n <= "7" else None
+    elif s in _FLUFFY_NAMES:
+        base = _FLUFFY_NAMES[s] + ("5-Dora" if n == "0" else n)
+    else:
+        base = None
+    if base is None:
+        return None
+    return os.path.join(fluffy_dir(), FLUFFY[name], base + ".svg")
+
+
+def fluffy_art(name, code, height=256):
+    """BGRA art of code in a FluffyStuff variant, cropped to its ink; a
+    blank face (the white dragon) is a 4x4 transparent image; None when the
+    set has no such tile."""
+    import subprocess
+    path = fluffy_file(name, code)
+    if path is None or not os.path.exists(path):
+        return None
+    png = subprocess.run(["rsvg-convert", "-h", str(height), path], check=True, capture_output=True).stdout
+    im = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_UNCHANGED)
+    if im is None or im.ndim != 3 or im.shape[2] != 4:
+        raise SystemExit(f"{path}: rsvg-convert gave no RGBA image")
+    ys, xs = np.nonzero(im[:, :, 3] > 8)
+    if len(xs) == 0:
+        return np.zeros((4, 4, 4), np.uint8)
+    return im[ys.min():ys.max() + 1, xs.min():xs.max() + 1].copy()

@@ -1,0 +1,67 @@
+//go:build !matprofile
+
+package vision
+
+import (
+	"path/filepath"
+	"strconv"
+	"testing"
+)
+
+// The held-out designs: whole tile sets no training ever saw
+// (testdata/synth/README.md), the honest predictor of how a player's own
+// set reads. For each, the shipped models alone, and taught from the
+// fewest of its photos that show every tile once, then read on the rest
+// (what `mjscan calibrate --labelled DIR --fewest` does). The issue's
+// targets: 0.90 alone, 0.99 taught; floors are the levels reached
+// (models/README.md), raised as models gain.
+// (Skipped under -tags matprofile: the same code paths run in
+// TestTeachFromLabelledPhotos there, and these take minutes.)
+var designs = []struct {
+	dir                string
+	alone, taught      float64 // floors
+	aloneRun, teachRun bool
+}{
+	{dir: "fluffy", alone: 0.87, taught: 0.90, aloneRun: true, teachRun: true},
+	{dir: "fluffy-black", alone: 0.35, taught: 0.58, aloneRun: true, teachRun: true},
+	{dir: "heldout", taught: 0.80, teachRun: true}, // alone: TestHeldOutSynthetic
+	{dir: "egypt", alone: 0.17, taught: 0.77, aloneRun: true},
+	// egypt taught: TestTeachFromLabelledPhotos
+}
+
+func TestHeldOutDesigns(t *testing.T) {
+	rec := recognizer(t)
+	for _, d := range designs {
+		dir := filepath.Join("../testdata/synth", d.dir)
+		if d.aloneRun {
+			s, err := EvaluateDir(rec, dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkHeldOut(t, heldOut{d.dir + " alone: tile F1", 0.90, d.alone}, s.F1())
+		}
+		if !d.teachRun {
+			continue
+		}
+		photos, err := ReadLabelledDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var picked []LabelledPhoto
+		for _, i := range FewestCovering(photos) {
+			picked = append(picked, photos[i])
+		}
+		bank, err := Teach(rec, nil, picked)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := EvaluateDir(rec.WithBank(bank), dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Taught != len(picked) {
+			t.Errorf("%s: %d photos left out, taught from %d", d.dir, s.Taught, len(picked))
+		}
+		checkHeldOut(t, heldOut{d.dir + " taught from " + strconv.Itoa(len(picked)) + " photos: tile F1", 0.99, d.taught}, s.F1())
+	}
+}
