@@ -2,9 +2,9 @@ package vision
 
 import (
 	"image"
-	"sync"
 	"image/color"
 	"math"
+	"sync"
 
 	"gocv.io/x/gocv"
 )
