@@ -50,7 +50,7 @@ def main():
         for i in range(0, len(cs), 256):
             blob = cv2.dnn.blobFromImages(cs[i:i + 256], 1 / 255.0, (48, 64), (0, 0, 0), False, False)
             net.setInput(blob)
-            out.append(net.forward().copy())
+            out.append(net.forward(man["output"]["name"]).copy())
         # the labels' logits only: vision/classify.go takes their softmax
         # apart from the not-a-tile and lying-across outputs
         return np.concatenate(out)[:, :len(CLASSES)]
