@@ -69,6 +69,10 @@ type Config struct {
 	IdempotencyTTL     time.Duration
 	IdempotencyEntries int
 	IdempotencyBytes   int64
+	// ShutdownTimeout is how long `mjscan serve`, told to stop (SIGTERM,
+	// SIGINT), waits for the requests in flight once it stops accepting
+	// new ones; those still unfinished then are cut off.
+	ShutdownTimeout time.Duration
 }
 
 // DefaultConfig is the configuration with nothing set.
@@ -93,6 +97,7 @@ func DefaultConfig() Config {
 		IdempotencyTTL:     10 * time.Minute,
 		IdempotencyEntries: 1000,
 		IdempotencyBytes:   32 << 20,
+		ShutdownTimeout:    20 * time.Second,
 	}
 }
 
@@ -162,6 +167,9 @@ var envVars = []envVar{
 	{"IDEMPOTENCY_BYTES", "memory for upload answers kept for replay (32MB); larger answers than a sixteenth of it are not kept",
 		func(c *Config, v string) (err error) { c.IdempotencyBytes, err = parseBytes(v); return },
 		func(c *Config) string { return strconv.FormatInt(c.IdempotencyBytes, 10) }},
+	{"SHUTDOWN_TIMEOUT", "time the requests in flight have to finish once told to stop (SIGTERM)",
+		func(c *Config, v string) (err error) { c.ShutdownTimeout, err = time.ParseDuration(v); return },
+		func(c *Config) string { return c.ShutdownTimeout.String() }},
 }
 
 // LoadConfig reads the MJSCAN_ variables through getenv (os.Getenv in
@@ -246,6 +254,9 @@ func (c Config) Validate() error {
 	}
 	if c.IdempotencyBytes < 0 || c.IdempotencyBytes > 1<<34 {
 		bad("IDEMPOTENCY_BYTES", "%d bytes is outside 0..16GB", c.IdempotencyBytes)
+	}
+	if c.ShutdownTimeout < 0 || c.ShutdownTimeout > time.Hour {
+		bad("SHUTDOWN_TIMEOUT", "%s is outside 0..1h", c.ShutdownTimeout)
 	}
 	return errors.Join(errs...)
 }
