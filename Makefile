@@ -18,7 +18,8 @@ build:
 # HTTP service again under the race detector (its tests take seconds; the
 # race build of its dependencies, once, a few minutes), and the phone page
 # is tested end to end in headless Chromium. The deployment files are
-# checked first (deploy-check, a second).
+# checked first (deploy-check: seconds; on a new machine a minute or two
+# more, to fetch and build kubeconform).
 test: build deploy-check
 	$(GO) vet ./...
 	@own=; dsn="$${MJSCAN_TEST_POSTGRES_DSN:-}"; \
@@ -29,8 +30,9 @@ test: build deploy-check
 	$(GO) test -count=1 -tags browser -run Browser ./api/; rc=$$?; \
 	if [ -n "$$own" ]; then bash scripts/postgres-test.sh stop; fi; exit $$rc
 
-# The deployment files, offline: deploy/nginx.conf through `nginx -t`
-# (scripts/deploy-check.sh says how).
+# The deployment files, offline: deploy/nginx.conf through `nginx -t`,
+# deploy/k8s/ through kubeconform against Kubernetes' own schemas, both
+# from packages (scripts/deploy-check.sh says how).
 deploy-check:
 	bash scripts/deploy-check.sh
 
