@@ -1,12 +1,13 @@
 # mjscan. `make build` leaves bin/mjscan; `make test` runs every test;
-# `make run` serves on 127.0.0.1:8080. scripts/setup.sh installs what they need.
+# `make run` serves on 127.0.0.1:8080; `make deploy-check` checks deploy/.
+# scripts/setup.sh installs what they need.
 GO_PATHS := /usr/local/go/bin:$(HOME)/.cache/mjscan-go/go/bin:$(HOME)/go/bin
 export PATH := $(GO_PATHS):$(PATH)
 export CGO_ENABLED := 1
 GO ?= go
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: build test run bench fuzz train train-check clean
+.PHONY: build test run bench fuzz train train-check deploy-check clean
 
 build:
 	$(GO) build -o bin/mjscan ./cmd/mjscan
@@ -16,8 +17,10 @@ build:
 # The OpenCV packages run again counting Mats (any left open fails), the
 # HTTP service again under the race detector (its tests take seconds; the
 # race build of its dependencies, once, a few minutes), and the phone page
-# is tested end to end in headless Chromium.
-test: build
+# is tested end to end in headless Chromium. The deployment files are
+# checked first (deploy-check: seconds; on a new machine a minute or two
+# more, to fetch and build kubeconform).
+test: build deploy-check
 	$(GO) vet ./...
 	@own=; dsn="$${MJSCAN_TEST_POSTGRES_DSN:-}"; \
 	if [ -z "$$dsn" ]; then dsn=$$(bash scripts/postgres-test.sh) || exit 1; own=1; fi; \
@@ -26,6 +29,12 @@ test: build
 	$(GO) test -count=1 -timeout 20m -tags matprofile ./vision/ ./calibration/ && \
 	$(GO) test -count=1 -tags browser -run Browser ./api/; rc=$$?; \
 	if [ -n "$$own" ]; then bash scripts/postgres-test.sh stop; fi; exit $$rc
+
+# The deployment files, offline: deploy/nginx.conf through `nginx -t`,
+# deploy/k8s/ through kubeconform against Kubernetes' own schemas, both
+# from packages (scripts/deploy-check.sh says how).
+deploy-check:
+	bash scripts/deploy-check.sh
 
 run: build
 	bin/mjscan serve --addr $(ADDR)

@@ -3,6 +3,8 @@ package api
 import (
 	"errors"
 	"fmt"
+	"os"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -69,6 +71,14 @@ type Config struct {
 	IdempotencyTTL     time.Duration
 	IdempotencyEntries int
 	IdempotencyBytes   int64
+	// ShutdownTimeout is how long `mjscan serve`, told to stop (SIGTERM,
+	// SIGINT), waits for the requests in flight once it stops accepting
+	// new ones; those still unfinished then are cut off.
+	ShutdownTimeout time.Duration
+	// Instance names this replica among those behind one load balancer:
+	// every metric carries it as its replica label. The host's name by
+	// default (a pod's name in Kubernetes).
+	Instance string
 }
 
 // DefaultConfig is the configuration with nothing set.
@@ -93,6 +103,8 @@ func DefaultConfig() Config {
 		IdempotencyTTL:     10 * time.Minute,
 		IdempotencyEntries: 1000,
 		IdempotencyBytes:   32 << 20,
+		ShutdownTimeout:    20 * time.Second,
+		Instance:           hostname(),
 	}
 }
 
@@ -162,6 +174,12 @@ var envVars = []envVar{
 	{"IDEMPOTENCY_BYTES", "memory for upload answers kept for replay (32MB); larger answers than a sixteenth of it are not kept",
 		func(c *Config, v string) (err error) { c.IdempotencyBytes, err = parseBytes(v); return },
 		func(c *Config) string { return strconv.FormatInt(c.IdempotencyBytes, 10) }},
+	{"SHUTDOWN_TIMEOUT", "time the requests in flight have to finish once told to stop (SIGTERM)",
+		func(c *Config, v string) (err error) { c.ShutdownTimeout, err = time.ParseDuration(v); return },
+		func(c *Config) string { return c.ShutdownTimeout.String() }},
+	{"INSTANCE", "this replica's name, the replica label of every metric (default: the host name)",
+		func(c *Config, v string) error { c.Instance = v; return nil },
+		func(c *Config) string { return c.Instance }},
 }
 
 // LoadConfig reads the MJSCAN_ variables through getenv (os.Getenv in
@@ -247,6 +265,12 @@ func (c Config) Validate() error {
 	if c.IdempotencyBytes < 0 || c.IdempotencyBytes > 1<<34 {
 		bad("IDEMPOTENCY_BYTES", "%d bytes is outside 0..16GB", c.IdempotencyBytes)
 	}
+	if c.ShutdownTimeout < 0 || c.ShutdownTimeout > time.Hour {
+		bad("SHUTDOWN_TIMEOUT", "%s is outside 0..1h", c.ShutdownTimeout)
+	}
+	if !instanceName.MatchString(c.Instance) {
+		bad("INSTANCE", "%.40q is not a name of 1 to 128 letters, digits and . _ : -", c.Instance)
+	}
 	return errors.Join(errs...)
 }
 
@@ -262,6 +286,18 @@ const (
 	memGoOverhead   = 64 << 20
 	memGoHeadroomPc = 50
 )
+
+// instanceName is what a replica's name may be: a host or pod name, with
+// a port or an index.
+var instanceName = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
+
+// hostname is the host's name, or "mjscan" when it has none that fits.
+func hostname() string {
+	if h, err := os.Hostname(); err == nil && instanceName.MatchString(h) {
+		return h
+	}
+	return "mjscan"
+}
 
 // GoMemoryLimit is the soft limit `mjscan serve` gives the Go runtime
 // (unless GOMEMLIMIT is set): the bytes in flight, half as much again for

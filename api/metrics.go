@@ -10,6 +10,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"mjscan/referee"
 )
 
 // metrics are the service's Prometheus series. Each Server has its own
@@ -23,9 +25,18 @@ type metrics struct {
 	scoreTime *prometheus.HistogramVec
 	rejected  prometheus.Counter
 	routes    *servedRoutes
+	// records are the referee records whose database errors are counted
+	// (one in practice: the tournament routes and tile sets share it).
+	recordsMu sync.Mutex
+	records   []*referee.Store
 }
 
-func newMetrics(pool *Pool, routes *servedRoutes) *metrics {
+// replicaLabel names the replica on every series (Config.Instance). It is
+// not "instance": Prometheus sets that to the address it scrapes, and
+// renames an "instance" the page itself carries to "exported_instance".
+const replicaLabel = "replica"
+
+func newMetrics(pool *Pool, routes *servedRoutes, instance string) *metrics {
 	m := &metrics{
 		reg:    prometheus.NewRegistry(),
 		routes: routes,
@@ -51,7 +62,12 @@ func newMetrics(pool *Pool, routes *servedRoutes) *metrics {
 			Name: "mjscan_pool_rejected_total", Help: "Requests refused with 429 because the work queue was full.",
 		}),
 	}
-	m.reg.MustRegister(m.requests, m.latency, m.steps, m.scores, m.scoreTime, m.rejected,
+	// Every series, the Go and process ones too, carries the replica.
+	reg := prometheus.WrapRegistererWith(prometheus.Labels{replicaLabel: instance}, m.reg)
+	reg.MustRegister(m.requests, m.latency, m.steps, m.scores, m.scoreTime, m.rejected,
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "mjscan_database_errors_total",
+			Help: "Operations on the referee record that the database failed (no answer, a refused write or statement, a lost connection)."},
+			m.databaseErrors),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "mjscan_pool_running", Help: "Workers busy now."},
 			func() float64 { return float64(pool.Running()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "mjscan_pool_waiting", Help: "Requests waiting for a worker now."},
@@ -60,6 +76,28 @@ func newMetrics(pool *Pool, routes *servedRoutes) *metrics {
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
 	return m
+}
+
+// watchRecord counts the database errors of a referee record.
+func (m *metrics) watchRecord(store *referee.Store) {
+	m.recordsMu.Lock()
+	defer m.recordsMu.Unlock()
+	for _, r := range m.records {
+		if r == store {
+			return
+		}
+	}
+	m.records = append(m.records, store)
+}
+
+func (m *metrics) databaseErrors() float64 {
+	m.recordsMu.Lock()
+	defer m.recordsMu.Unlock()
+	n := uint64(0)
+	for _, r := range m.records {
+		n += r.DatabaseErrors()
+	}
+	return float64(n)
 }
 
 // Step and Scored make the metrics the use cases' Observer.

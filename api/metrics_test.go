@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"database/sql"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -104,5 +106,97 @@ func TestMetricsLabelsFixed(t *testing.T) {
 	}
 	if n := bytes.Count([]byte(page), []byte("\nmjscan_http_requests_total{")); n > 20 {
 		t.Errorf("%d request series from a handful of routes", n)
+	}
+}
+
+// TestMetricsCarryTheReplica: every series a replica exposes, the Go and
+// process ones included, carries its replica label (MJSCAN_INSTANCE), so
+// the replicas behind one load balancer can be told apart on one
+// dashboard; the database-errors series is there from the start and
+// counts a failure of the record under the same label.
+func TestMetricsCarryTheReplica(t *testing.T) {
+	s, ts := newTestServer(t, nil, func(c *Config) { c.Instance = "mjscan-7f9c-2" })
+	path := filepath.Join(t.TempDir(), "r.db")
+	store, err := referee.Open(context.Background(), referee.Config{SQLitePath: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	if err := s.UseTileSets(store, testOrganizerToken); err != nil {
+		t.Fatal(err)
+	}
+	postJSON(t, ts.URL+"/v1/scores", `{"rules":"riichi","hand":"234m345p456s678s55p","win_tile":"8s","tsumo":true}`)
+	page := scrape(t, s)
+	samples := 0
+	sc := bufio.NewScanner(strings.NewReader(page))
+	sc.Buffer(make([]byte, 1<<20), 1<<30)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		samples++
+		if !strings.Contains(line, `replica="mjscan-7f9c-2"`) {
+			t.Errorf("a series without the replica label: %.120s", line)
+		}
+	}
+	if samples < 50 {
+		t.Fatalf("only %d series on the metrics page", samples)
+	}
+	for _, want := range []string{
+		`mjscan_database_errors_total{replica="mjscan-7f9c-2"} 0`,
+		`go_goroutines{replica="mjscan-7f9c-2"}`,
+		`mjscan_http_requests_total{method="POST",replica="mjscan-7f9c-2",route="/v1/scores",status="200"} 1`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the metrics page lacks %s", want)
+		}
+	}
+
+	// The record loses a table behind the service's back: reading a tile
+	// set fails in the database, and the failure is counted.
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`ALTER TABLE tile_sets RENAME TO tile_sets_gone`); err != nil {
+		t.Fatal(err)
+	}
+	a := get(t, ts.URL+"/v1/tile-sets/ts_0123456789abcdef0123456789abcdef")
+	if a.status < 500 {
+		t.Fatalf("a tile set read from a broken record answered %d", a.status)
+	}
+	if page := scrape(t, s); !strings.Contains(page, `mjscan_database_errors_total{replica="mjscan-7f9c-2"} 1`) {
+		t.Errorf("the database error was not counted:\n%s", grepLines(page, "mjscan_database_errors_total"))
+	}
+}
+
+// grepLines keeps the lines of page that contain what.
+func grepLines(page, what string) string {
+	var out []string
+	for _, l := range strings.Split(page, "\n") {
+		if strings.Contains(l, what) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// TestInstanceSetting: the replica's name defaults to the host's name (a
+// pod's name in Kubernetes) and is refused when it is not a plain name.
+func TestInstanceSetting(t *testing.T) {
+	host, _ := os.Hostname()
+	if host != "" && DefaultConfig().Instance != host {
+		t.Errorf("default instance %q, want the host name %q", DefaultConfig().Instance, host)
+	}
+	c, err := LoadConfig(func(k string) string { return map[string]string{"MJSCAN_INSTANCE": "hall-b:2"}[k] })
+	if err != nil || c.Instance != "hall-b:2" {
+		t.Errorf("MJSCAN_INSTANCE=hall-b:2: %q %v", c.Instance, err)
+	}
+	for _, bad := range []string{`a"b`, "with space", strings.Repeat("x", 129)} {
+		if _, err := LoadConfig(func(k string) string { return map[string]string{"MJSCAN_INSTANCE": bad}[k] }); err == nil || !strings.Contains(err.Error(), "MJSCAN_INSTANCE") {
+			t.Errorf("MJSCAN_INSTANCE=%.20q: %v, want an error naming it", bad, err)
+		}
 	}
 }

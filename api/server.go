@@ -75,7 +75,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	s := &Server{cfg: cfg, deps: deps, log: deps.Log, pool: NewPool(cfg.Workers, cfg.Queue),
 		bytes: &byteBudget{max: cfg.BytesInFlight}, pixels: semaphore.NewWeighted(cfg.decodePixels())}
 	s.served = newServedRoutes()
-	s.metrics = newMetrics(s.pool, s.served)
+	s.metrics = newMetrics(s.pool, s.served, cfg.Instance)
 	s.idem = newIdempotency(cfg.IdempotencyTTL, cfg.IdempotencyEntries, cfg.IdempotencyBytes)
 	s.health = newHealth(s)
 	s.app = app.New(app.Config{MaxMegapixels: cfg.MaxMegapixels, RequestTimeout: cfg.RequestTimeout}, app.Deps{

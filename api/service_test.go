@@ -209,7 +209,7 @@ func TestConfig(t *testing.T) {
 }
 
 func TestMetrics(t *testing.T) {
-	s, ts := newTestServer(t, nil, nil)
+	s, ts := newTestServer(t, nil, func(c *Config) { c.Instance = "r1" })
 	postJSON(t, ts.URL+"/v1/scores", readmeHand)
 	postJSON(t, ts.URL+"/v1/scores", `{"rules":"riichi","hand":"1234m345p456s678s5p","seat_wind":"E","round_wind":"E"}`)
 	get(t, ts.URL+"/nope")
@@ -217,13 +217,13 @@ func TestMetrics(t *testing.T) {
 	s.MetricsHandler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
 	body := rec.Body.String()
 	for _, want := range []string{
-		`mjscan_scores_total{outcome="ok",rules="riichi"} 1`,
-		`mjscan_scores_total{outcome="not_a_winning_hand",rules="riichi"} 1`,
-		`mjscan_http_requests_total{method="POST",route="/v1/scores",status="200"} 1`,
-		`mjscan_http_requests_total{method="POST",route="/v1/scores",status="422"} 1`,
-		`mjscan_step_duration_seconds_count{step="score"} 2`,
-		`mjscan_score_duration_seconds_count{rules="riichi"} 2`,
-		`mjscan_pool_running 0`,
+		`mjscan_scores_total{outcome="ok",replica="r1",rules="riichi"} 1`,
+		`mjscan_scores_total{outcome="not_a_winning_hand",replica="r1",rules="riichi"} 1`,
+		`mjscan_http_requests_total{method="POST",replica="r1",route="/v1/scores",status="200"} 1`,
+		`mjscan_http_requests_total{method="POST",replica="r1",route="/v1/scores",status="422"} 1`,
+		`mjscan_step_duration_seconds_count{replica="r1",step="score"} 2`,
+		`mjscan_score_duration_seconds_count{replica="r1",rules="riichi"} 2`,
+		`mjscan_pool_running{replica="r1"} 0`,
 		`status="404"`,
 	} {
 		if !strings.Contains(body, want) {

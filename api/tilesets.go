@@ -116,6 +116,7 @@ func (s *Server) UseTileSets(store *referee.Store, organizerToken string) error 
 	if s.health.database == nil {
 		s.health.database = store.Check
 	}
+	s.metrics.watchRecord(store)
 	return nil
 }
 

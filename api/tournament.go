@@ -77,6 +77,7 @@ func (s *Server) MountTournament(cfg TournamentConfig, records *referee.Store) e
 		s.echo.Add(r.method, r.path, r.handler, r.mw...)
 	}
 	s.health.database = records.Check
+	s.metrics.watchRecord(records)
 	return nil
 }
 

@@ -61,7 +61,8 @@ func (e *GameEvent) digest(prev string) string {
 // AppendGameEvent adds entry e.Seq to a game's log; entries are numbered
 // from 1 without gaps, so two writers cannot both add entry n. A log that
 // no longer matches its digests takes no more entries (ErrTampered).
-func (s *Store) AppendGameEvent(ctx context.Context, e GameEvent) (GameEvent, error) {
+func (s *Store) AppendGameEvent(ctx context.Context, e GameEvent) (_ GameEvent, err error) {
+	defer s.observe(&err)
 	if e.Game == "" || e.Kind == "" || e.Seq < 1 {
 		return GameEvent{}, invalid("a game log entry needs a game, a kind and a number from 1")
 	}
@@ -133,7 +134,8 @@ type GameLog struct {
 
 // GameLogs reads every game's log, games in the order they were started,
 // and checks each entry against its digest.
-func (s *Store) GameLogs(ctx context.Context) ([]GameLog, error) {
+func (s *Store) GameLogs(ctx context.Context) (_ []GameLog, err error) {
+	defer s.observe(&err)
 	rows, err := s.db.QueryContext(ctx, `SELECT game, seq, at_us, kind, by_whom, body, digest FROM game_events ORDER BY id`)
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package referee
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"fmt"
 	"strings"
 	"time"
@@ -26,10 +27,11 @@ type dialect struct {
 	tileSetsAppendOnly []string
 	// byTable makes a query read ids from the index by table.
 	byTable string
-	// lock serialises migrations between processes ("" when the database
-	// does it by itself); setupLock does the same for appending a table
-	// setup.
-	lock, setupLock string
+	// lock and unlock hold a lock for a session that serialises
+	// migrations between processes ("" when the database does it by
+	// itself); setupLock, taken inside a transaction, does the same for
+	// appending a table setup.
+	lock, unlock, setupLock string
 	// allowUpdates and forbidUpdates lift and restore a table's refusal
 	// of UPDATE, for the one migration that seals what older versions
 	// wrote (inside its transaction).
@@ -115,7 +117,8 @@ var postgresDialect = dialect{
 		`CREATE TRIGGER tile_sets_no_truncate BEFORE TRUNCATE ON tile_sets
 		 FOR EACH STATEMENT EXECUTE FUNCTION tile_sets_append_only()`,
 	},
-	lock:      `SELECT pg_advisory_xact_lock(7274726566)`,
+	lock:      `SELECT pg_advisory_lock(7274726566)`,
+	unlock:    `SELECT pg_advisory_unlock(7274726566)`,
 	setupLock: `SELECT pg_advisory_xact_lock(7274726567)`,
 	allowUpdates: func(table string) []string {
 		return []string{`ALTER TABLE ` + table + ` DISABLE TRIGGER ` + table + `_no_change`}
@@ -238,30 +241,50 @@ var migrations = []migration{
 }
 
 // migrate brings the schema up to date, each step in its own transaction.
+// Replicas starting together on one PostgreSQL take turns: the first holds
+// an advisory lock from before the schema table exists until its last
+// step, and the others, waiting on it, find every step applied. (A lock
+// per step would leave the schema table's own CREATE to race: PostgreSQL's
+// CREATE TABLE IF NOT EXISTS fails in one of two sessions that run it at
+// once.)
 func migrate(ctx context.Context, db *sql.DB, d dialect) error {
-	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS referee_schema (
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if d.lock != "" {
+		if _, err := conn.ExecContext(ctx, d.lock); err != nil {
+			return fmt.Errorf("referee schema lock: %w", err)
+		}
+		defer func() {
+			uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+			defer cancel()
+			if _, err := conn.ExecContext(uctx, d.unlock); err != nil {
+				// A connection still holding the lock must not go back
+				// to the pool: drop it, which ends its session and the lock.
+				_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+			}
+		}()
+	}
+	if _, err := conn.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS referee_schema (
 		version INTEGER PRIMARY KEY, what TEXT NOT NULL, applied_us BIGINT NOT NULL)`); err != nil {
 		return fmt.Errorf("referee schema table: %w", err)
 	}
 	for _, m := range migrations {
-		if err := apply(ctx, db, d, m); err != nil {
+		if err := apply(ctx, conn, d, m); err != nil {
 			return fmt.Errorf("referee schema step %d (%s): %w", m.version, m.what, err)
 		}
 	}
 	return nil
 }
 
-func apply(ctx context.Context, db *sql.DB, d dialect, m migration) error {
-	tx, err := db.BeginTx(ctx, nil)
+func apply(ctx context.Context, conn *sql.Conn, d dialect, m migration) error {
+	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	if d.lock != "" {
-		if _, err := tx.ExecContext(ctx, d.lock); err != nil {
-			return err
-		}
-	}
 	var n int
 	if err := tx.QueryRowContext(ctx, rebind(d, `SELECT COUNT(*) FROM referee_schema WHERE version = ?`), m.version).Scan(&n); err != nil {
 		return err

@@ -29,7 +29,8 @@ func (t *TableSetup) digest(prev string) string {
 // AppendTableSetup stores a new setup for a table. It follows the newest
 // one even when an older one was tampered with: a new setup is how the
 // organiser puts a table right.
-func (s *Store) AppendTableSetup(ctx context.Context, t TableSetup) (TableSetup, error) {
+func (s *Store) AppendTableSetup(ctx context.Context, t TableSetup) (_ TableSetup, err error) {
+	defer s.observe(&err)
 	if t.Table == "" || !json.Valid(t.Body) {
 		return TableSetup{}, invalid("a table setup needs a table and a JSON body")
 	}
@@ -73,7 +74,8 @@ func (s *Store) AppendTableSetup(ctx context.Context, t TableSetup) (TableSetup,
 // for each setup that no longer matches its digest. A table whose setup
 // in force fails is left out (the organiser registers it again); an older
 // setup that fails is reported, and the one in force still used.
-func (s *Store) TableSetups(ctx context.Context) (map[string]TableSetup, []string, error) {
+func (s *Store) TableSetups(ctx context.Context) (_ map[string]TableSetup, _ []string, err error) {
+	defer s.observe(&err)
 	rows, err := s.db.QueryContext(ctx, `SELECT table_name, at_us, by_whom, body, digest FROM table_setups ORDER BY id`)
 	if err != nil {
 		return nil, nil, err

@@ -3,13 +3,16 @@ package referee
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // PostgreSQL driver "pgx"
@@ -25,6 +28,8 @@ type Store struct {
 	// where names the database for messages (never the DSN, which may
 	// hold a password).
 	where string
+	// failures counts the operations the database failed (DatabaseErrors).
+	failures atomic.Uint64
 }
 
 // Open opens (and migrates) the record the config names, and checks that
@@ -94,7 +99,8 @@ var ErrUnavailable = errors.New("the referee record does not answer")
 
 // Check runs a tiny real write (rolled back) and reports whether the
 // record answers and can be written.
-func (s *Store) Check(ctx context.Context) error {
+func (s *Store) Check(ctx context.Context) (err error) {
+	defer s.observe(&err)
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return s.explain(err)
@@ -141,6 +147,40 @@ func (s *Store) explain(err error) error {
 	return fmt.Errorf("%w: %s: %v", ErrUnavailable, s.where, err)
 }
 
+// DatabaseErrors is how many of the store's operations the database
+// failed since it was opened: it did not answer, refused a write or a
+// statement, or lost its connection. What the store refuses (ErrInvalid,
+// ErrAlreadyOverturned), does not find (ErrNotFound), finds tampered, and
+// what a client gave up on (a cancelled context) are not counted.
+func (s *Store) DatabaseErrors() uint64 { return s.failures.Load() }
+
+// observe counts *err when the database caused it; every exported method
+// defers it.
+func (s *Store) observe(err *error) {
+	if *err != nil && databaseFailure(*err) {
+		s.failures.Add(1)
+	}
+}
+
+// databaseFailure says whether err came from the database or the way to
+// it, by the errors' types: a driver's error (SQLite's code, PostgreSQL's
+// SQLSTATE), a network error, a lost connection, or the record found
+// unwritable or unreachable.
+func databaseFailure(err error) bool {
+	var lite interface{ Code() int }
+	var pg interface{ SQLState() string }
+	var netErr net.Error
+	switch {
+	case errors.Is(err, context.Canceled):
+		return false
+	case errors.Is(err, ErrReadOnly), errors.Is(err, ErrUnavailable),
+		errors.Is(err, driver.ErrBadConn), errors.Is(err, sql.ErrConnDone), errors.Is(err, sql.ErrTxDone),
+		errors.As(err, &lite), errors.As(err, &pg), errors.As(err, &netErr):
+		return true
+	}
+	return false
+}
+
 // Close closes the database.
 func (s *Store) Close() error { return s.db.Close() }
 
@@ -162,7 +202,8 @@ const columns = `id, at_us, table_name, game, hand, asked_by, photo_sha256,
 // Append stores a new record and returns it as stored (ID, time, digest),
 // as reading it would: its photo's size, not the photo. When it returns
 // without error the record is committed.
-func (s *Store) Append(ctx context.Context, r Record) (Record, error) {
+func (s *Store) Append(ctx context.Context, r Record) (_ Record, err error) {
+	defer s.observe(&err)
 	r.ID, r.Digest, r.LegacyDigest, r.Tampered, r.PhotoSize = 0, "", "", "", 0
 	if err := r.validate(); err != nil {
 		return Record{}, err
@@ -186,7 +227,7 @@ func (s *Store) Append(ctx context.Context, r Record) (Record, error) {
 	if r.Overturns != 0 {
 		overturns = r.Overturns
 	}
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err = s.inTx(ctx, func(tx *sql.Tx) error {
 		q := rebind(s.d, `INSERT INTO referee_records (at_us, table_name, game, hand, asked_by, photo_sha256,
 			model_version, engine_version, rule_set, recognized, corrections, request, claimed, computed, ruling,
 			referee, overturns, digest, digest_scheme) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`)
@@ -245,7 +286,13 @@ func isUnique(err error) bool {
 // Get reads one record and checks its digest. The photo's bytes are not
 // read (Photo does). A record that fails its check comes back marked
 // Tampered, with an error that wraps ErrCorrupt.
-func (s *Store) Get(ctx context.Context, id int64) (Record, error) {
+func (s *Store) Get(ctx context.Context, id int64) (_ Record, err error) {
+	defer s.observe(&err)
+	return s.getChecked(ctx, id)
+}
+
+// getChecked is Get, uncounted, for the methods that read a record first.
+func (s *Store) getChecked(ctx context.Context, id int64) (Record, error) {
 	r, err := s.get(ctx, id)
 	if err == nil && r.Tampered != "" {
 		err = fmt.Errorf("record %d: %w", id, ErrCorrupt)
@@ -281,8 +328,9 @@ var ErrNoPhoto = errors.New("this record keeps no photo")
 
 // Photo reads a record's photo and checks it against the record: the
 // record against its digest, the photo against the hash the record holds.
-func (s *Store) Photo(ctx context.Context, id int64) (Record, []byte, error) {
-	r, err := s.Get(ctx, id)
+func (s *Store) Photo(ctx context.Context, id int64) (_ Record, _ []byte, err error) {
+	defer s.observe(&err)
+	r, err := s.getChecked(ctx, id)
 	if err != nil {
 		return r, nil, err
 	}
@@ -321,6 +369,7 @@ const (
 // After set to the last ID). Each record is checked: one that fails comes
 // back marked Tampered, and the others are given all the same.
 func (s *Store) List(ctx context.Context, q Query) (page []Record, more bool, err error) {
+	defer s.observe(&err)
 	if err := checkName("table", q.Table); err != nil {
 		return nil, false, err
 	}
@@ -407,7 +456,8 @@ func (s *Store) overturnedBy(ctx context.Context, id int64) (int64, error) {
 // InForce follows a decision from record id through every record that
 // overturned it and returns the chain, the ruling in force last. A record
 // of the chain that fails its check is in it, marked Tampered.
-func (s *Store) InForce(ctx context.Context, id int64) ([]Record, error) {
+func (s *Store) InForce(ctx context.Context, id int64) (_ []Record, err error) {
+	defer s.observe(&err)
 	r, err := s.get(ctx, id)
 	if err != nil {
 		return nil, err

@@ -233,3 +233,50 @@ func BenchmarkAppend(b *testing.B) {
 		}
 	}
 }
+
+// TestDatabaseErrorsCounted: a failure of the database itself (here a
+// table gone behind the store's back) is counted; what the store refuses
+// or does not find is not.
+func TestDatabaseErrorsCounted(t *testing.T) {
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			ctx := context.Background()
+			c := b.config(t)
+			s := open(t, c)
+			if _, err := s.Append(ctx, sample("t")); err != nil {
+				t.Fatal(err)
+			}
+			bad := sample("t")
+			bad.Ruling = ""
+			if _, err := s.Append(ctx, bad); !errors.Is(err, ErrInvalid) {
+				t.Fatalf("a record without a ruling: %v", err)
+			}
+			if _, err := s.Get(ctx, 999); !errors.Is(err, ErrNotFound) {
+				t.Fatalf("unknown id: %v", err)
+			}
+			if _, err := s.TileSet(ctx, "ts_none"); err == nil {
+				t.Fatal("an unknown tile set was found")
+			}
+			if n := s.DatabaseErrors(); n != 0 {
+				t.Fatalf("%d database errors counted for refusals and misses", n)
+			}
+			other, err := Open(ctx, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := other.db.Exec(`ALTER TABLE referee_records RENAME TO referee_records_gone`); err != nil {
+				t.Fatal(err)
+			}
+			other.Close()
+			if _, err := s.Append(ctx, sample("t")); err == nil {
+				t.Fatal("appended to a table that is gone")
+			}
+			if _, _, err := s.List(ctx, Query{Table: "t"}); err == nil {
+				t.Fatal("listed a table that is gone")
+			}
+			if n := s.DatabaseErrors(); n != 2 {
+				t.Errorf("%d database errors counted, want 2 (the append and the list)", n)
+			}
+		})
+	}
+}

@@ -75,7 +75,8 @@ func (t *TileSet) digest(prev string) string {
 // AppendTileSet stores version t.Version of a set with its bank: version 1
 // starts a set, and every later one must follow the version before it.
 // It returns the version as stored (time, bank hash and size, digest).
-func (s *Store) AppendTileSet(ctx context.Context, t TileSet, bank []byte) (TileSet, error) {
+func (s *Store) AppendTileSet(ctx context.Context, t TileSet, bank []byte) (_ TileSet, err error) {
+	defer s.observe(&err)
 	switch {
 	case t.ID == "" || t.Version < 1:
 		return TileSet{}, invalid("a tile set needs an id and a version from 1")
@@ -143,7 +144,8 @@ const tileSetColumns = `set_id, version, at_us, name, codes, tiles, photos, engi
 // TileSet reads the version in force (the newest) of a set and checks it:
 // one that no longer matches its digest comes back marked Tampered, with
 // an error that wraps ErrTampered. An unknown set wraps ErrNoTileSet.
-func (s *Store) TileSet(ctx context.Context, id string) (TileSet, error) {
+func (s *Store) TileSet(ctx context.Context, id string) (_ TileSet, err error) {
+	defer s.observe(&err)
 	if err := checkName("the tile set's id", id); err != nil {
 		return TileSet{}, err
 	}
@@ -167,9 +169,10 @@ func (s *Store) TileSet(ctx context.Context, id string) (TileSet, error) {
 
 // TileSetBank reads the bank of one version read by TileSet (or
 // TileSets) and checks it against the hash the version holds.
-func (s *Store) TileSetBank(ctx context.Context, t TileSet) ([]byte, error) {
+func (s *Store) TileSetBank(ctx context.Context, t TileSet) (_ []byte, err error) {
+	defer s.observe(&err)
 	var bank []byte
-	err := s.db.QueryRowContext(ctx, rebind(s.d, `SELECT bank FROM tile_sets WHERE set_id = ? AND version = ?`), t.ID, t.Version).Scan(&bank)
+	err = s.db.QueryRowContext(ctx, rebind(s.d, `SELECT bank FROM tile_sets WHERE set_id = ? AND version = ?`), t.ID, t.Version).Scan(&bank)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("tile set %s version %d: %w", t.ID, t.Version, ErrNoTileSet)
 	}
@@ -187,6 +190,7 @@ func (s *Store) TileSetBank(ctx context.Context, t TileSet) ([]byte, error) {
 // with after set to the last ID). A set whose version in force fails its
 // check comes back marked Tampered.
 func (s *Store) TileSets(ctx context.Context, after string, limit int) (page []TileSet, more bool, err error) {
+	defer s.observe(&err)
 	if err := checkName("the tile set's id", after); err != nil {
 		return nil, false, err
 	}

@@ -11,6 +11,7 @@ APT_PACKAGES=(
   libopencv-dev
   postgresql   # the referee record's tests run on PostgreSQL as well as SQLite
   chromium     # the phone page's end-to-end test
+  nginx        # make deploy-check validates deploy/nginx.conf with nginx -t
 )
 # --runtime: only what the built binary needs (the Dockerfile's last stage).
 RUNTIME_ONLY=false

@@ -27,6 +27,8 @@ import (
 func cmdServe(args []string, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// A second signal during the drain ends the process at once.
+	context.AfterFunc(ctx, stop)
 	return serve(ctx, args, os.Getenv, stderr, nil)
 }
 
@@ -69,6 +71,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stder
 		debug.SetMemoryLimit(cfg.GoMemoryLimit())
 	}
 
+	// cutOff says requests were still in flight when the shutdown
+	// deadline passed.
+	cutOff := false
 	deps := api.Deps{Version: version, Log: logger}
 	start := time.Now()
 	vcfg := vision.Config{Workers: cfg.Workers}
@@ -89,7 +94,14 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stder
 		deps.RecognizerError = err.Error()
 		logger.Printf("recognition unavailable: %v", err)
 	} else {
-		defer rec.Close()
+		defer func() {
+			// Requests cut off by the shutdown deadline may still be
+			// running on the networks: the process is about to exit, so
+			// they are left to it rather than freed under a worker.
+			if !cutOff {
+				rec.Close()
+			}
+		}()
 		deps.Recognizer = visionRecognizer{rec}
 		logger.Printf("recogniser loaded in %s", time.Since(start).Round(time.Millisecond))
 	}
@@ -149,18 +161,26 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stder
 		logger.Printf("stopped: %v", err)
 		return 1
 	case <-ctx.Done():
-		logger.Printf("stopping: finishing requests in flight")
 	}
-	sctx, cancel := context.WithTimeout(context.Background(), cfg.RequestTimeout+5*time.Second)
+	// New connections are refused from here on; the requests in flight
+	// have ShutdownTimeout to finish. The referee record is closed after
+	// them (the deferred closeRecords), and the process exits.
+	logger.Printf("stopping: finishing requests in flight (at most %s, %sSHUTDOWN_TIMEOUT)", cfg.ShutdownTimeout, api.EnvPrefix)
+	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
 	defer cancel()
-	if metricsSrv != nil {
-		metricsSrv.Shutdown(sctx)
-	}
+	rc := 0
 	if err := httpSrv.Shutdown(sctx); err != nil {
-		logger.Printf("shutdown: %v", err)
-		return 1
+		httpSrv.Close()
+		cutOff = true
+		logger.Printf("shutdown deadline (%s) passed: the requests still in flight were cut off", cfg.ShutdownTimeout)
+		rc = 1
+	} else {
+		logger.Printf("stopped: every request answered")
 	}
-	return 0
+	if metricsSrv != nil {
+		metricsSrv.Close()
+	}
+	return rc
 }
 
 // fdReserve is the open files kept apart from client connections.
@@ -228,5 +248,11 @@ func mountTournament(srv *api.Server, cfg serveConfig, logger *log.Logger) (func
 		return nil, err
 	}
 	logger.Printf("tile sets kept in %s", where)
-	return func() { store.Close() }, nil
+	return func() {
+		if err := store.Close(); err != nil {
+			logger.Printf("referee record: %v", err)
+			return
+		}
+		logger.Printf("referee record closed")
+	}, nil
 }

@@ -84,7 +84,7 @@ func photoForm(t testing.TB) (string, []byte) {
 // binary's serve command: health, OpenAPI, scores, recognitions, problems,
 // and metrics on their own port.
 func TestServeContractSurface(t *testing.T) {
-	apiURL, metricsURL := startServe(t, nil)
+	apiURL, metricsURL := startServe(t, map[string]string{"MJSCAN_INSTANCE": "r1"})
 	getJSON := func(url string) (int, map[string]any) {
 		resp, err := http.Get(url)
 		if err != nil {
@@ -144,7 +144,7 @@ func TestServeContractSurface(t *testing.T) {
 	}
 	mb, _ := io.ReadAll(mresp.Body)
 	mresp.Body.Close()
-	for _, want := range []string{`mjscan_step_duration_seconds_count{step="recognize"}`, `mjscan_scores_total{outcome="ok",rules="riichi"} 1`} {
+	for _, want := range []string{`mjscan_step_duration_seconds_count{replica="r1",step="recognize"}`, `mjscan_scores_total{outcome="ok",replica="r1",rules="riichi"} 1`} {
 		if !bytes.Contains(mb, []byte(want)) {
 			t.Errorf("metrics lack %s", want)
 		}
