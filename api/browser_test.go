@@ -433,7 +433,8 @@ func TestBrowserMissedTileAndIgnored(t *testing.T) {
 }
 
 // TestBrowserStaleState: nothing on show outlives what it came from. A
-// rejected photo leaves no boxes or hand of the photo before it; a photo
+// rejected photo leaves no boxes or hand of the photo before it (and a
+// damaged one says it is damaged); a photo
 // without flowers after one with them scores none; an invalid notation is
 // never scored as the valid one before it; and a riichi result goes when
 // the rules change to MCR.
@@ -447,6 +448,10 @@ func TestBrowserStaleState(t *testing.T) {
 	_, ts := newTestServer(t, fake, nil)
 	bad := filepath.Join(t.TempDir(), "not-a-photo.jpg")
 	if err := os.WriteFile(bad, []byte("this is a letter, not a photo\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	damaged := filepath.Join(t.TempDir(), "cut-short.jpg")
+	if err := os.WriteFile(damaged, []byte(photoBytes(t, plainPhoto)[:20000]), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	ctx := browser(t)
@@ -497,10 +502,18 @@ func TestBrowserStaleState(t *testing.T) {
 		count("#boxes .box", &n),
 		visible("#result-stale"),
 	)
-	if n != 0 || !strings.Contains(status, "could not be read") {
+	if n != 0 || !strings.Contains(status, "not a photo") || !strings.Contains(status, "No hand was taken from it") {
 		t.Errorf("after a rejected photo: %d boxes shown, status %q", n, status)
 	}
 	shots(t, ctx, "stale-rejected-photo")
+	run(t, ctx, "a damaged photo says so",
+		chromedp.SetUploadFiles("#photo-input", []string{damaged}, chromedp.ByQuery),
+		pageWaits(`/damaged/.test(document.getElementById("photo-status").textContent)`),
+		count("#boxes .box", &n),
+	)
+	if n != 0 {
+		t.Errorf("after a damaged photo: %d boxes shown", n)
+	}
 	run(t, ctx, "nothing to score after it",
 		count("#row-hand .tile", &n),
 		click("#score"),

@@ -510,9 +510,12 @@ function put(i, target) {
 }
 
 function whereWords(target) {
-  if (target === "hand") return "the hand";
+  if (target === "hand") return "the concealed hand";
   if (target === "newmeld") return "a new meld";
-  if (target.startsWith("meld:")) return "meld " + (meldNumber(parseInt(target.slice(5), 10)) + 1);
+  if (target.startsWith("meld:")) {
+    const gi = parseInt(target.slice(5), 10), g = state.photo.groups[gi];
+    return `meld ${meldNumber(gi) + 1} (${g.tiles.map((i) => state.photo.tiles[i].tile).join(" ")})`;
+  }
   return { dora: "the dora indicators", flowers: "the flowers", ignored: "Ignored" }[target] || target;
 }
 
@@ -637,7 +640,9 @@ async function upload(file) {
   if (my !== state.seq.photo) return; // a newer photo was taken meanwhile
   if (!ok || !data.tiles) {
     $("photo-status").className = "error";
-    $("photo-status").textContent = "This photo could not be read: " + ((data && data.detail) || "the service refused it.") + " No hand was taken from it.";
+    let why = (data && data.detail) || "this photo could not be read";
+    why = why[0].toUpperCase() + why.slice(1) + (/[.!?]$/.test(why) ? "" : ".");
+    $("photo-status").textContent = why + " No hand was taken from it.";
     renderHand();
     return;
   }
@@ -778,6 +783,7 @@ function openFixer(what) {
   }
   show("fixer-moves", what.index !== undefined);
   $("fixer-moves").previousElementSibling.hidden = what.index === undefined;
+  $("fixer-palette-title").textContent = what.add ? "The tile" : "Or any tile";
   fillPalette($("fixer-palette"), (code) => {
     const f = state.fixing;
     closeFixer();
