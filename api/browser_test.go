@@ -264,6 +264,7 @@ func TestBrowserFixJourney(t *testing.T) {
 		t.Errorf("the fix sheet says %q", read)
 	}
 	shots(t, ctx, "fix-sheet")
+	axeCheck(t, ctx, "the fix sheet")
 	run(t, ctx, "fix the tile from its alternatives",
 		click(`#fixer-alts .tile[data-tile="6s"]`),
 		visible(`#boxes .box.fixed[data-index="3"]`),

@@ -205,7 +205,7 @@ function renderResult(r, req) {
   if (!r.ok) {
     const err = r.error || { message: r.detail || "could not score" };
     let msg = err.message || err.detail || "The hand could not be scored.";
-    if (state.source === "photo" && (r.code === "not_a_win" || (err.code || "") === "not_a_win")) {
+    if (state.source === "photo" && (r.code || err.code) === "not_a_winning_hand") {
       msg += " Check the tiles marked not sure (orange): one may be misread.";
     }
     out.push(`<p class="error" id="result-error">${esc(msg)}</p>`);
@@ -663,6 +663,7 @@ async function upload(file) {
   $("photo-status").textContent = `${data.tiles.length} tiles found` + (ignored ? `, ${ignored} of them outside the hand (ignored)` : "") + ". Tap any that are wrong.";
   $("legend").hidden = false;
   renderBoxes();
+  if (img.complete) showTiles(); else img.addEventListener("load", showTiles, { once: true });
   if (data.hand) {
     // The recogniser's own hand, built by the same rule as any later edit.
     state.built = { hand: data.hand, complete: true };
@@ -701,6 +702,20 @@ function fitPhoto() {
     w = Math.max(view, Math.min(p.width * 44 / median, 3 * p.width));
   }
   stage.style.width = Math.round(w) + "px";
+}
+
+// showTiles scrolls the photo to where its tiles are, once for each photo:
+// the view is no taller than most of the screen.
+function showTiles() {
+  const p = state.photo, view = $("photo-view");
+  const boxes = p ? p.tiles.filter((t) => t.box) : [];
+  if (!boxes.length) return;
+  const scale = $("photo-stage").clientWidth / p.width;
+  const top = Math.min(...boxes.map((t) => t.box[1])), left = Math.min(...boxes.map((t) => t.box[0]));
+  const bottom = Math.max(...boxes.map((t) => t.box[3]));
+  const room = view.clientHeight - 40;
+  view.scrollTop = Math.max(0, top * scale - Math.max(8, (room - (bottom - top) * scale) / 2));
+  view.scrollLeft = Math.max(0, left * scale - 16);
 }
 
 function renderBoxes() {
