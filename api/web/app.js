@@ -392,7 +392,8 @@ function renderPhotoHand(rows) {
   const of = (kind) => gs.filter((g) => g.kind === kind).flatMap((g) => g.tiles);
   rows.appendChild(row("Dora indicators", "row-dora", of("dora").map((i) => photoTileEl(i, "dora")), [addButton("dora", "the dora indicators")]));
   rows.appendChild(row("Flowers", "row-flowers", of("flowers").map((i) => photoTileEl(i, "flowers")), [addButton("flowers", "the flowers")]));
-  const ignored = state.photo.tiles.map((_, i) => i).filter((i) => !groupOf(i) || groupOf(i).group.kind === "loose");
+  const gone = (t) => t.added && t.notTile; // a tile the player added, then removed
+  const ignored = state.photo.tiles.map((_, i) => i).filter((i) => !gone(state.photo.tiles[i]) && (!groupOf(i) || groupOf(i).group.kind === "loose"));
   if (ignored.length) {
     const r = row("Ignored (not in the hand)", "row-ignored", ignored.map((i) => photoTileEl(i, "ignored")));
     r.appendChild(el("p", { cls: "note" }, "Tiles the reader saw outside the hand (discards, the wall) and boxes you marked “Not a tile”. Tap one to move it into the hand."));
@@ -830,7 +831,8 @@ function fixerAction(kind) {
     return;
   }
   if (kind === "win") setWin(f.index);
-  if (kind === "nottile" || kind === "remove") notTile(f.index);
+  if (kind === "nottile") notTile(f.index);
+  if (kind === "remove") edit(`removed ${state.photo.tiles[f.index].tile}`, () => { state.photo.tiles[f.index].notTile = true; takeOut(f.index); });
 }
 
 function fillPalette(box, pick) {
