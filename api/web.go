@@ -52,6 +52,10 @@ func (s *Server) getWeb(c echo.Context) error {
 	if ct == "" {
 		ct = "application/octet-stream"
 	}
-	c.Response().Header().Set("Cache-Control", "no-cache")
+	cache := "no-cache"
+	if strings.HasPrefix(name, "/tiles/") {
+		cache = "public, max-age=86400" // the tile pictures change only with a release
+	}
+	c.Response().Header().Set("Cache-Control", cache)
 	return c.Blob(http.StatusOK, ct, b)
 }

@@ -59,6 +59,9 @@ func decodeReduced(data []byte, minSide int) (gocv.Mat, int, error) {
 	if mp := float64(cfg.Width) * float64(cfg.Height) / 1e6; mp > MaxMegapixels {
 		return gocv.NewMat(), 1, fmt.Errorf("%w: %.0f megapixels; at most %d are accepted: send a smaller photo", ErrTooLarge, mp, MaxMegapixels)
 	}
+	if Truncated(data) {
+		return gocv.NewMat(), 1, fmt.Errorf("%w: the file is damaged: it ends before the picture does", ErrNotAPhoto)
+	}
 	// A reduced decode must keep the short side at MinPhotoSide or more
 	// (OpenCV aborts on a side that rounds to 0).
 	flag, factor := gocv.IMReadColor, 1

@@ -1,45 +1,96 @@
-// mjscan phone page: enter or photograph a hand, fix what was misread,
+// mjscan phone page: photograph or enter a hand, fix whatever was misread,
 // score it. Plain JavaScript against the service's own JSON API.
+//
+// The page never puts a hand together itself: a photo's hand is always the
+// one the service builds from the tiles and their groups as the player has
+// corrected them (POST /v1/recognitions/hand), and a typed hand is what
+// GET /v1/notation reads. What the page keeps is the player's edits: tile
+// codes, which group each tile is in, a meld's caller, the winning tile.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
 
-// Unicode mahjong tiles for CONTRACT codes (5z white, 6z green, 7z red).
-const GLYPHS = (() => {
-  const g = {};
-  for (let i = 1; i <= 9; i++) {
-    g[i + "m"] = String.fromCodePoint(0x1f006 + i);
-    g[i + "s"] = String.fromCodePoint(0x1f00f + i);
-    g[i + "p"] = String.fromCodePoint(0x1f018 + i);
+// ---- tiles: codes, names, pictures ----
+
+const SUITS = { m: "characters", p: "dots", s: "bamboo" };
+const HONOURS = ["", "East wind", "South wind", "West wind", "North wind", "White dragon", "Green dragon", "Red dragon"];
+const FLOWERS = ["", "Flower 1, plum", "Flower 2, orchid", "Flower 3, chrysanthemum", "Flower 4, bamboo",
+  "Season 1, spring", "Season 2, summer", "Season 3, autumn", "Season 4, winter"];
+const JOKERS = ["", "emperor", "dots", "bamboo", "characters", "suited", "wind", "dragon", "flower"];
+
+// tileName says a tile code in words: "6 bamboo", "red 5 dots", "East wind".
+function tileName(code) {
+  const n = parseInt(code[0], 10), s = code[1];
+  if (SUITS[s]) return n === 0 ? `red 5 ${SUITS[s]}` : `${n} ${SUITS[s]}`;
+  if (s === "z") return n === 0 ? "face-down tile" : HONOURS[n] || code;
+  if (s === "f") return FLOWERS[n] || code;
+  if (s === "k") return n <= 4 ? `King ${n}` : `Queen ${n - 4}`;
+  if (s === "j") return n === 9 ? "Joker" : `Joker (${JOKERS[n] || n})`;
+  return code;
+}
+
+function isTileCode(code) {
+  return /^([0-9][mps]|[0-7]z|[1-8][fk]|[1-9]j)$/.test(code);
+}
+
+// tilePic is a tile's picture: the art on the tile's front (its back for a
+// face-down tile), the code only as a small caption.
+function tilePic(code, caption = true) {
+  const span = document.createElement("span");
+  span.className = "pic" + (code === "0z" ? " back" : "");
+  if (code !== "0z" && isTileCode(code)) {
+    const img = document.createElement("img");
+    img.src = `/web/tiles/${code}.svg`;
+    img.alt = "";
+    span.appendChild(img);
   }
-  g["0m"] = g["5m"]; g["0s"] = g["5s"]; g["0p"] = g["5p"];
-  ["1z", "2z", "3z", "4z"].forEach((c, i) => { g[c] = String.fromCodePoint(0x1f000 + i); });
-  g["5z"] = "\u{1f006}"; g["6z"] = "\u{1f005}"; g["7z"] = "\u{1f004}\u{fe0e}";
-  g["1f"] = "\u{1f022}"; g["2f"] = "\u{1f023}"; g["3f"] = "\u{1f025}"; g["4f"] = "\u{1f024}";
-  for (let i = 5; i <= 8; i++) g[i + "f"] = String.fromCodePoint(0x1f021 + i);
-  g["0z"] = "\u{1f02b}"; g["9j"] = "\u{1f02a}";
-  return g;
-})();
+  const wrap = document.createElement("span");
+  wrap.className = "tile-pic";
+  wrap.appendChild(span);
+  if (caption) {
+    const c = document.createElement("span");
+    c.className = "code";
+    c.textContent = code;
+    wrap.appendChild(c);
+  }
+  return wrap;
+}
+
+// tileEl is a tile as a button.
+function tileEl(code, opts = {}) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "tile" + (opts.cls ? " " + opts.cls : "");
+  b.dataset.tile = code;
+  if (opts.index !== undefined) b.dataset.index = opts.index;
+  b.appendChild(tilePic(code));
+  if (opts.note) b.appendChild(el("span", { cls: "tile-note" }, opts.note));
+  // The name a screen reader says: the visible code and note, then words.
+  b.appendChild(el("span", { cls: "sr" }, ", " + (opts.label || tileName(code))));
+  if (opts.onclick) b.addEventListener("click", opts.onclick);
+  return b;
+}
+
+// tileRow draws tile codes as pictures that are not buttons (the result).
+function tileRow(codes, winAt = -1, cls = "") {
+  const d = document.createElement("span");
+  d.className = "tiles static " + cls;
+  codes.forEach((c, i) => {
+    const t = tilePic(c);
+    t.setAttribute("role", "img");
+    t.setAttribute("aria-label", tileName(c) + (i === winAt ? ", the winning tile" : ""));
+    if (i === winAt) t.classList.add("win");
+    d.appendChild(t);
+  });
+  return d;
+}
 
 const PALETTE = [];
 for (const s of ["m", "p", "s"]) for (let i = 1; i <= 9; i++) PALETTE.push(i + s);
 for (let i = 1; i <= 7; i++) PALETTE.push(i + "z");
 PALETTE.push("0m", "0p", "0s");
 for (let i = 1; i <= 8; i++) PALETTE.push(i + "f");
-
-// The hand being built: concealed tile codes, melds, which tile won.
-const state = { hand: [], melds: [], win: -1, rec: null, fixing: -1, pending: null };
-
-function tileEl(code, opts = {}) {
-  const b = document.createElement("button");
-  b.type = "button";
-  b.className = "tile" + (code[0] === "0" && code[1] !== "z" ? " red" : "") + (opts.cls ? " " + opts.cls : "");
-  b.dataset.tile = code;
-  b.title = code;
-  b.innerHTML = `<span class="glyph">${GLYPHS[code] || "?"}</span><span class="code">${code}</span>`;
-  if (opts.onclick) b.addEventListener("click", opts.onclick);
-  return b;
-}
+const PALETTE_MORE = { vietnamese: ["1k", "2k", "3k", "4k", "5k", "6k", "7k", "8k", "1j", "2j", "3j", "4j", "5j", "6j", "7j", "8j"], american: ["9j"] };
 
 // splitTiles reads "123m55z" into ["1m","2m","3m","5z","5z"].
 function splitTiles(s) {
@@ -52,98 +103,112 @@ function splitTiles(s) {
   return out;
 }
 
-// joinTiles writes ["1m","2m","5z"] as "12m5z".
-function joinTiles(codes) {
-  let out = "", run = "", suit = "";
-  for (const c of codes) {
-    if (c[1] !== suit && run) { out += run + suit; run = ""; }
-    suit = c[1]; run += c[0];
+function esc(s) {
+  return String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
+}
+
+function el(tag, attrs = {}, text) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "cls") e.className = v; else e.setAttribute(k, v);
   }
-  return out + (run ? run + suit : "");
+  if (text !== undefined) e.textContent = text;
+  return e;
 }
 
 async function api(method, path, body, headers = {}) {
   const init = { method, headers };
   if (body instanceof FormData) init.body = body;
   else if (body !== undefined) { init.body = JSON.stringify(body); init.headers["Content-Type"] = "application/json"; }
-  const resp = await fetch(path, init);
+  let resp;
+  try {
+    resp = await fetch(path, init);
+  } catch (e) {
+    return { status: 0, ok: false, data: { detail: "The service could not be reached: check the connection and try again." } };
+  }
   let data = null;
-  try { data = await resp.json(); } catch (e) { data = { detail: "the service answered " + resp.status }; }
+  try { data = await resp.json(); } catch (e) { data = { detail: "The service answered " + resp.status + " with no explanation." }; }
   return { status: resp.status, ok: resp.ok, data };
 }
 
-function renderHand() {
-  const h = $("hand");
-  h.replaceChildren();
-  state.hand.forEach((code, i) => {
-    h.appendChild(tileEl(code, {
-      cls: i === state.win ? "win" : "",
-      onclick: () => { state.hand.splice(i, 1); state.win = state.hand.length - 1; renderHand(); },
-    }));
-  });
-  const m = $("melds");
-  m.replaceChildren();
-  state.melds.forEach((meld) => {
-    splitTiles(meld.tiles).forEach((code) => m.appendChild(tileEl(code, { cls: "meld" })));
-    const sep = document.createElement("span");
-    sep.textContent = ` ${meld.type}${meld.from ? " from " + meld.from : ""}  `;
-    sep.className = "note";
-    m.appendChild(sep);
-  });
-  const win = $("win");
-  win.replaceChildren();
-  state.hand.forEach((code, i) => {
-    const o = document.createElement("option");
-    o.value = i; o.textContent = code; o.selected = i === state.win;
-    win.appendChild(o);
-  });
-}
+// ---- state ----
+//
+// source says where the hand comes from: "photo", "typed" or null (none).
+// photo is the player's working copy of the recognition: its tiles (each
+// with what it was read as) and groups, as edited. built is the service's
+// hand for those tiles and groups. typed is the hand GET /v1/notation read
+// (or the palette taps made). Every change that invalidates what is shown
+// goes through one of the functions below, which clear or mark it.
+const state = {
+  source: null,
+  photo: null, // {tiles: [{tile, read, box, confidence, rotated, alternatives, added, notTile}], groups: [{kind, tiles, from}], width, height}
+  built: null, // {hand, complete} from POST /v1/recognitions/hand
+  buildError: "",
+  typed: { hand: [], melds: [], win: -1 },
+  typedError: "",
+  undo: [],
+  fixing: null, // {index} (a photo tile), {typed: i}, or {add: target}
+  pending: Promise.resolve(),
+  seq: { photo: 0, build: 0, notation: 0, score: 0 },
+  scored: null, // the request the result on show scored
+};
 
-function setHand(codes, melds, winCode) {
-  state.hand = codes.slice();
-  state.melds = melds || [];
-  state.win = state.hand.length - 1;
-  if (winCode) {
-    const i = state.hand.lastIndexOf(winCode);
-    if (i >= 0) state.win = i;
+// ---- the result: always names its hand and rules, cleared when stale ----
+
+function invalidateResult(why) {
+  const r = $("result");
+  if (!state.scored && !r.querySelector("#result-error")) {
+    if (!r.querySelector(".stale")) r.replaceChildren();
+    return;
   }
-  renderHand();
+  state.scored = null;
+  r.replaceChildren(el("p", { cls: "stale", id: "result-stale" }, why + " since the last score: press Score to score it again."));
 }
 
-function buildRequest() {
-  const req = {
-    id: "web", rules: $("rules").value, preset: $("preset").value,
-    hand: joinTiles(state.hand),
-    win_tile: state.win >= 0 ? state.hand[state.win] : "",
-    melds: state.melds,
-    tsumo: $("tsumo").checked,
-    seat_wind: $("seat").value, round_wind: $("round").value,
-    dora_indicators: $("dora").value.trim(), ura_dora_indicators: $("ura").value.trim(),
-    flowers: $("flowers").value.trim(),
-    honba: parseInt($("honba").value, 10) || 0, riichi_sticks: parseInt($("sticks").value, 10) || 0,
-  };
-  for (const f of ["riichi", "double_riichi", "ippatsu", "rinshan", "chankan", "haitei", "houtei", "last_tile_of_kind"]) {
-    req[f] = $(f).checked;
-  }
-  return req;
+function meldWords(m) {
+  const open = m.type !== "ankan";
+  const kind = { chi: "chow", pon: "pung", minkan: "kong", ankan: "concealed kong", kakan: "added kong" }[m.type] || m.type;
+  return kind + (open ? (m.from ? ` from ${m.from}` : " (open)") : "");
 }
 
-function esc(s) {
-  return String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
+function scoredHeader(req, r) {
+  const box = el("div", { cls: "scored", id: "result-scored" });
+  const rules = `${req.rules}${r && r.preset ? ", preset " + r.preset : req.preset ? ", preset " + req.preset : ""}`;
+  box.appendChild(el("p", { id: "result-rules" }, `Scored under ${rules}: ` +
+    `${req.tsumo ? "self-draw" : "on a discard"}, seat ${req.seat_wind}, round ${req.round_wind}.`));
+  const hand = splitTiles(req.hand);
+  const line = el("p", { cls: "scored-hand", id: "result-hand" });
+  line.setAttribute("aria-label", "the hand scored");
+  line.appendChild(tileRow(hand, hand.lastIndexOf(req.win_tile)));
+  (req.melds || []).forEach((m) => {
+    line.appendChild(tileRow(splitTiles(m.tiles), -1, "meld"));
+    line.appendChild(el("span", { cls: "note" }, " " + meldWords(m) + " "));
+  });
+  box.appendChild(line);
+  const words = [`won on ${req.win_tile} (${tileName(req.win_tile)})`];
+  if (req.dora_indicators) words.push("dora indicators " + req.dora_indicators);
+  if (req.ura_dora_indicators) words.push("ura dora " + req.ura_dora_indicators);
+  if (req.flowers) words.push("flowers " + req.flowers);
+  box.appendChild(el("p", { cls: "note", id: "result-code" }, `${req.hand}${(req.melds || []).map((m) => " " + m.tiles).join("")}: ` + words.join(", ")));
+  return box;
 }
 
 function table(rows, head) {
   if (!rows.length) return "";
   return `<table>${head ? "<tr>" + head.map((h) => `<th>${esc(h)}</th>`).join("") + "</tr>" : ""}` +
-    rows.map((r) => "<tr>" + r.map((c, i) => `<td class="${typeof c === "number" ? "n" : ""}">${esc(c)}</td>`).join("") + "</tr>").join("") +
+    rows.map((r) => "<tr>" + r.map((c) => `<td class="${typeof c === "number" ? "n" : ""}">${esc(c)}</td>`).join("") + "</tr>").join("") +
     "</table>";
 }
 
-function renderResult(r) {
+function renderResult(r, req) {
   const out = [];
   if (!r.ok) {
     const err = r.error || { message: r.detail || "could not score" };
-    out.push(`<p class="error" id="result-error">${esc(err.message || err.detail)}</p>`);
+    let msg = err.message || err.detail || "The hand could not be scored.";
+    if (state.source === "photo" && (r.code || err.code) === "not_a_winning_hand") {
+      msg += " Check the tiles marked not sure (orange): one may be misread.";
+    }
+    out.push(`<p class="error" id="result-error">${esc(msg)}</p>`);
     if (r.waits) out.push(`<p>Waits / improving tiles: ${esc(r.waits)}</p>`);
     if (r.fan) out.push(`<p>Fan counted: ${r.fan}</p>`);
   } else {
@@ -171,101 +236,704 @@ function renderResult(r) {
       [(a.chosen ? "✓ " : "") + (a.arrangement || ""), a.yakuman ? a.yakuman + "× yakuman" : `${a.han} han ${a.fu} fu`, a.total])));
   }
   if (r.versions) $("versions").textContent = `engine ${r.versions.engine}` + (r.versions.model ? `, model ${r.versions.model}` : "");
-  $("result").innerHTML = out.join("");
+  const res = $("result");
+  res.innerHTML = out.join("");
+  res.prepend(scoredHeader(req, r));
+  state.scored = req;
 }
 
-async function score() {
-  $("result").textContent = "Scoring…";
-  if (state.pending) await state.pending; // the hand of the latest correction
-  const { data } = await api("POST", "/v1/scores", buildRequest());
-  if (data && data.ok === undefined && data.detail) { // a problem that is not a result
-    $("result").innerHTML = `<p class="error" id="result-error">${esc(data.detail)}</p>`;
+function showResultError(msg) {
+  state.scored = null;
+  $("result").replaceChildren(el("p", { cls: "error", id: "result-error" }, msg));
+}
+
+// ---- the hand ----
+
+// handRequest is the hand to score, or {error} saying why there is none.
+function handRequest() {
+  if (state.source === "photo") {
+    if (state.buildError) return { error: state.buildError };
+    if (!state.built) return { error: "The hand is still being built from the photo: try again in a moment." };
+    if (!state.built.complete) return { error: incompleteReason() };
+    const h = state.built.hand;
+    return { hand: h.hand, win_tile: h.win_tile, melds: h.melds || [], dora_indicators: h.dora_indicators || "", flowers: h.flowers || "" };
+  }
+  if (state.source === "typed") {
+    if (state.typedError) return { error: `The notation is not valid: ${state.typedError} Fix it, then score.` };
+    if (!state.typed.hand.length) return { error: "There is no hand yet: enter the tiles." };
+    return {
+      hand: joinTiles(state.typed.hand), win_tile: state.typed.hand[state.typed.win] || "", melds: state.typed.melds,
+      dora_indicators: $("dora").value.trim(), flowers: $("flowers").value.trim(),
+    };
+  }
+  return { error: "There is no hand yet: take a photo of it, or enter its tiles." };
+}
+
+// joinTiles writes ["1m","2m","5z"] as "12m5z": the codes in the order
+// given, for the request (the service reads them; the page builds nothing).
+function joinTiles(codes) {
+  let out = "", run = "", suit = "";
+  for (const c of codes) {
+    if (c[1] !== suit && run) { out += run + suit; run = ""; }
+    suit = c[1]; run += c[0];
+  }
+  return out + (run ? run + suit : "");
+}
+
+// counted is the built hand's size with each meld as three, and whether a
+// face-down tile is among the concealed ones.
+function counted() {
+  const h = (state.built && state.built.hand) || {};
+  const concealed = splitTiles(h.hand);
+  return { n: concealed.length + 3 * (h.melds || []).length, backs: concealed.filter((c) => c === "0z").length };
+}
+
+// incompleteReason says why the photo's tiles make no whole hand, and how
+// to fix it.
+function incompleteReason() {
+  const { n, backs } = counted();
+  if (backs) return "A face-down tile is among the concealed tiles: tap it and say which tile it is, or move it out of the hand.";
+  const tiles = `${n} tile${n === 1 ? "" : "s"} counted (a kong counts as three)`;
+  if (n < 14) {
+    const k = 14 - n;
+    return `No complete hand of 14 tiles found: ${tiles}. Add the ${k === 1 ? "tile" : k + " tiles"} the reader missed with “+ Add a tile”, or move ${k === 1 ? "one" : "them"} in from Ignored.`;
+  }
+  return `No complete hand of 14 tiles found: ${tiles}. Mark boxes that are not tiles “Not a tile”, or move the extra tiles to Ignored, Dora or Flowers.`;
+}
+
+function groupOf(i) {
+  const gs = state.photo.groups;
+  for (let g = 0; g < gs.length; g++) {
+    const p = gs[g].tiles.indexOf(i);
+    if (p >= 0) return { g, p, group: gs[g] };
+  }
+  return null;
+}
+
+function isMeld(g) { return g.kind === "meld" || g.kind === "ankan"; }
+
+// concealed is the photo's concealed tiles in the service's order: the
+// hand, then a tile set apart as the winning one; the last is the winning
+// tile (the service's rule, shown as it will score).
+function concealed() {
+  const gs = state.photo.groups, out = [];
+  gs.forEach((g) => { if (g.kind === "hand") out.push(...g.tiles); });
+  gs.forEach((g) => { if (g.kind === "win") out.push(...g.tiles); });
+  return out;
+}
+
+function winIndex() {
+  const c = concealed();
+  return c.length ? c[c.length - 1] : -1;
+}
+
+// renderHand draws the hand as rows: concealed (the winning tile marked),
+// each meld with how it was made, dora, flowers, and for a photo the
+// tiles that are not in the hand.
+function renderHand() {
+  const rows = $("hand-rows");
+  rows.replaceChildren();
+  $("undo").hidden = !state.undo.length;
+  if (state.undo.length) $("undo").textContent = "Undo: " + state.undo[state.undo.length - 1].label;
+  if (state.source === "photo") renderPhotoHand(rows);
+  else if (state.source === "typed") renderTypedHand(rows);
+  $("hand-source").textContent = state.source === "photo" ? "From the photo. Tap a tile to fix it or move it." :
+    state.source === "typed" ? "From the tiles entered. Tap a tile to change it." : "No hand yet.";
+  renderCheck();
+  const fromPhoto = state.source === "photo";
+  $("dora").disabled = fromPhoto;
+  $("flowers").disabled = fromPhoto;
+  $("from-photo").hidden = !fromPhoto;
+}
+
+function row(title, id, tiles, extra) {
+  const r = el("div", { cls: "hand-row", id });
+  const h = el("h3", {}, title);
+  r.appendChild(h);
+  const t = el("div", { cls: "tiles" });
+  tiles.forEach((x) => t.appendChild(x));
+  r.appendChild(t);
+  if (extra) extra.forEach((x) => r.appendChild(x));
+  return r;
+}
+
+function photoTileEl(i, where) {
+  const t = state.photo.tiles[i];
+  const win = where === "win";
+  const cls = ["photo-tile", win ? "win" : "", t.tile !== t.read ? "fixed" : "", t.added ? "added" : "",
+    !t.added && t.tile === t.read && t.confidence < 0.6 ? "low" : "", t.notTile ? "nottile" : ""].filter(Boolean).join(" ");
+  const note = t.notTile ? "not a tile" : win ? "★ won" : t.added ? "added" : t.tile !== t.read ? "fixed" : "";
+  return tileEl(t.tile, {
+    cls, index: i, note,
+    label: `${tileName(t.tile)}${win ? ", the winning tile" : ""}${t.tile !== t.read && t.read ? ", read as " + tileName(t.read) : ""}: fix it`,
+    onclick: () => openFixer({ index: i }),
+  });
+}
+
+function addButton(target, what) {
+  const b = el("button", { type: "button", cls: "add", "data-add": target }, "+ Add a tile");
+  b.appendChild(el("span", { cls: "sr" }, " to " + what));
+  b.addEventListener("click", () => openFixer({ add: target }));
+  return b;
+}
+
+function renderPhotoHand(rows) {
+  const gs = state.photo.groups, win = winIndex();
+  rows.appendChild(row("Concealed", "row-hand", concealed().map((i) => photoTileEl(i, i === win ? "win" : "hand")), [addButton("hand", "the concealed tiles")]));
+  const built = (state.built && state.built.hand && state.built.hand.melds) || [];
+  let k = 0;
+  gs.forEach((g, gi) => {
+    if (!isMeld(g)) return;
+    const m = built[k];
+    const title = `Meld ${k + 1}` + (m ? `: ${meldWords(m)}` : "");
+    rows.appendChild(row(title, "row-meld-" + k, g.tiles.map((i) => photoTileEl(i, "meld")), [meldHow(gi, k), addButton("meld:" + gi, "meld " + (k + 1))]));
+    k++;
+  });
+  const of = (kind) => gs.filter((g) => g.kind === kind).flatMap((g) => g.tiles);
+  rows.appendChild(row("Dora indicators", "row-dora", of("dora").map((i) => photoTileEl(i, "dora")), [addButton("dora", "the dora indicators")]));
+  rows.appendChild(row("Flowers", "row-flowers", of("flowers").map((i) => photoTileEl(i, "flowers")), [addButton("flowers", "the flowers")]));
+  const gone = (t) => t.added && t.notTile; // a tile the player added, then removed
+  const ignored = state.photo.tiles.map((_, i) => i).filter((i) => !gone(state.photo.tiles[i]) && (!groupOf(i) || groupOf(i).group.kind === "loose"));
+  if (ignored.length) {
+    const r = row("Ignored (not in the hand)", "row-ignored", ignored.map((i) => photoTileEl(i, "ignored")));
+    r.appendChild(el("p", { cls: "note" }, "Tiles the reader saw outside the hand (discards, the wall) and boxes you marked “Not a tile”. Tap one to move it into the hand."));
+    rows.appendChild(r);
+  }
+}
+
+// meldHow is a meld's select: concealed, or open and from whom.
+function meldHow(gi, k) {
+  const g = state.photo.groups[gi];
+  const s = el("select", { id: "meld-how-" + k, cls: "meld-how" });
+  s.setAttribute("aria-label", `Meld ${k + 1}: concealed or open, and from whom`);
+  const opts = [["concealed", g.tiles.length === 4 ? "Concealed kong" : "Concealed (part of the hand)"], ["open", "Open, from whom?"],
+    ["left", "Open, from the left"], ["across", "Open, from across"], ["right", "Open, from the right"]];
+  const now = g.kind === "ankan" ? "concealed" : g.from || "open";
+  for (const [v, t] of opts) {
+    const o = el("option", { value: v }, t);
+    if (v === now) o.selected = true;
+    s.appendChild(o);
+  }
+  s.addEventListener("change", () => setMeldHow(gi, s.value));
+  const l = el("label", { cls: "how" });
+  l.appendChild(s);
+  return l;
+}
+
+function renderTypedHand(rows) {
+  const t = state.typed;
+  if (state.typedError) {
+    rows.appendChild(el("p", { cls: "error", id: "hand-error" }, `The notation is not valid: ${state.typedError}`));
     return;
   }
-  renderResult(data);
+  rows.appendChild(row("Concealed", "row-hand", t.hand.map((code, i) => tileEl(code, {
+    cls: i === t.win ? "win" : "", index: i, note: i === t.win ? "★ won" : "",
+    label: tileName(code) + (i === t.win ? ", the winning tile" : "") + ": change it",
+    onclick: () => openFixer({ typed: i }),
+  }))));
+  t.melds.forEach((m, k) => {
+    rows.appendChild(row(`Meld ${k + 1}: ${meldWords(m)}`, "row-meld-" + k, splitTiles(m.tiles).map((c) => tileEl(c, { cls: "meld" }))));
+  });
 }
 
-// ---- photo ----
+function renderCheck() {
+  const c = $("hand-check");
+  c.className = "";
+  c.textContent = "";
+  if (state.source === "photo") {
+    if (state.buildError) { c.className = "error"; c.textContent = state.buildError; return; }
+    if (!state.built) { c.textContent = "Building the hand…"; return; }
+    if (state.built.complete) {
+      c.className = "ok";
+      c.textContent = `A whole hand of 14 tiles, won on ${state.built.hand.win_tile} (${tileName(state.built.hand.win_tile)}).`;
+    } else {
+      c.className = "error";
+      c.textContent = incompleteReason();
+    }
+  } else if (state.source === "typed" && state.typedError) {
+    c.className = "error";
+    c.textContent = "Fix the notation: no hand is scored until it is valid.";
+  }
+}
+
+// ---- photo edits: each kept for undo, then the service builds the hand ----
+
+function edit(label, fn) {
+  state.undo.push({ label, snap: JSON.stringify({ tiles: state.photo.tiles, groups: state.photo.groups }) });
+  fn();
+  state.photo.groups = state.photo.groups.filter((g) => g.kind === "hand" || g.tiles.length);
+  afterEdit("The hand changed");
+}
+
+function afterEdit(why) {
+  renderBoxes();
+  state.built = null;
+  state.buildError = "";
+  renderHand();
+  invalidateResult(why);
+  state.pending = buildHand();
+}
+
+function undo() {
+  const u = state.undo.pop();
+  if (!u || !state.photo) return;
+  const s = JSON.parse(u.snap);
+  state.photo.tiles = s.tiles;
+  state.photo.groups = s.groups;
+  afterEdit("An edit was undone");
+}
+
+function takeOut(i) {
+  const at = groupOf(i);
+  if (at) at.group.tiles.splice(at.p, 1);
+}
+
+function handGroup() {
+  let g = state.photo.groups.find((x) => x.kind === "hand");
+  if (!g) { g = { kind: "hand", tiles: [] }; state.photo.groups.unshift(g); }
+  return g;
+}
+
+// put moves tile i to a target: "hand", "meld:G" (group G), "newmeld",
+// "dora", "flowers" or "ignored".
+function put(i, target) {
+  const gs = state.photo.groups;
+  takeOut(i);
+  if (target === "hand") handGroup().tiles.push(i);
+  else if (target.startsWith("meld:")) gs[parseInt(target.slice(5), 10)].tiles.push(i);
+  else if (target === "newmeld") gs.push({ kind: "meld", tiles: [i], from: "" });
+  else {
+    const kind = target === "ignored" ? "loose" : target;
+    let g = gs.find((x) => x.kind === kind && (kind !== "loose" || x.mine));
+    if (!g) { g = { kind, tiles: [] }; if (kind === "loose") g.mine = true; gs.push(g); }
+    g.tiles.push(i);
+  }
+}
+
+function whereWords(target) {
+  if (target === "hand") return "the concealed hand";
+  if (target === "newmeld") return "a new meld";
+  if (target.startsWith("meld:")) {
+    const gi = parseInt(target.slice(5), 10), g = state.photo.groups[gi];
+    return `meld ${meldNumber(gi) + 1} (${g.tiles.map((i) => state.photo.tiles[i].tile).join(" ")})`;
+  }
+  return { dora: "the dora indicators", flowers: "the flowers", ignored: "Ignored" }[target] || target;
+}
+
+function meldNumber(gi) {
+  return state.photo.groups.slice(0, gi).filter(isMeld).length;
+}
+
+function fixTile(i, code) {
+  const t = state.photo.tiles[i];
+  if (t.tile === code) return;
+  edit(`${t.tile} → ${code}`, () => { t.tile = code; });
+}
+
+function setWin(i) {
+  edit(`winning tile ${state.photo.tiles[i].tile}`, () => {
+    const gs = state.photo.groups;
+    for (const g of gs) if (g.kind === "win") { handGroup().tiles.push(...g.tiles); g.tiles = []; }
+    takeOut(i);
+    gs.push({ kind: "win", tiles: [i] });
+  });
+}
+
+function setMeldHow(gi, how) {
+  const g = state.photo.groups[gi];
+  edit(`meld ${meldNumber(gi) + 1} ${how}`, () => {
+    if (how === "concealed" && g.tiles.length !== 4) {
+      // A concealed set is part of the hand: its tiles join it.
+      handGroup().tiles.push(...g.tiles);
+      g.tiles = [];
+    } else if (how === "concealed") {
+      g.kind = "ankan"; g.from = "";
+    } else {
+      g.kind = "meld"; g.from = how === "open" ? "" : how;
+    }
+  });
+}
+
+function notTile(i) {
+  edit(`not a tile (${state.photo.tiles[i].tile})`, () => { state.photo.tiles[i].notTile = true; takeOut(i); });
+}
+
+function addTile(code, target) {
+  edit(`added ${code}`, () => {
+    state.photo.tiles.push({ tile: code, read: "", box: null, confidence: 1, rotated: false, alternatives: [], added: true });
+    put(state.photo.tiles.length - 1, target);
+  });
+}
+
+function moveTile(i, target) {
+  edit(`${state.photo.tiles[i].tile} to ${whereWords(target)}`, () => {
+    state.photo.tiles[i].notTile = false;
+    put(i, target);
+  });
+}
+
+// buildHand asks the service for the hand the edited tiles and groups
+// make. Only the answer to the latest edit of the latest photo is used.
+function buildHand() {
+  const photo = state.photo;
+  if (!photo) return Promise.resolve();
+  const my = ++state.seq.build;
+  const groups = photo.groups.filter((g) => g.tiles.length || g.kind === "hand").map((g) => ({ kind: g.kind, tiles: g.tiles, from: g.from || "" }));
+  const body = {
+    tiles: photo.tiles.map((t) => ({ tile: t.tile, box: t.box || [0, 0, 0, 0], confidence: t.confidence, rotated: !!t.rotated })),
+    groups,
+  };
+  return api("POST", "/v1/recognitions/hand", body).then(({ ok, data }) => {
+    if (my !== state.seq.build || photo !== state.photo) return;
+    if (!ok) {
+      state.built = null;
+      state.buildError = "The hand could not be built: " + (data.detail || "the service refused it.");
+    } else {
+      state.built = data;
+      state.buildError = "";
+      $("dora").value = data.hand.dora_indicators || "";
+      $("flowers").value = data.hand.flowers || "";
+    }
+    renderHand();
+  });
+}
+
+// ---- the photo ----
 
 function newKey() {
   if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
   return Date.now().toString(36) + Math.random().toString(36).slice(2);
 }
 
+// forgetHand drops whatever hand is on show (a photo's or a typed one) and
+// the result, before a new one comes.
+function forgetHand(why) {
+  state.source = null;
+  state.photo = null;
+  state.built = null;
+  state.buildError = "";
+  state.typed = { hand: [], melds: [], win: -1 };
+  state.typedError = "";
+  state.undo = [];
+  state.seq.build++;
+  $("dora").value = "";
+  $("flowers").value = "";
+  renderBoxes();
+  renderHand();
+  invalidateResult(why);
+}
+
 async function upload(file) {
+  const my = ++state.seq.photo;
+  forgetHand("A new photo was taken");
+  state.seq.notation++;
+  $("notation").value = "";
   $("photo-status").textContent = "Reading the tiles…";
-  $("photo-img").src = URL.createObjectURL(file);
+  $("photo-status").className = "";
+  $("photo-view").hidden = false;
+  $("legend").hidden = true;
+  const img = $("photo-img");
+  if (img.src.startsWith("blob:")) URL.revokeObjectURL(img.src);
+  img.src = URL.createObjectURL(file);
   const form = new FormData();
   form.append("photo", file);
   const { ok, data } = await api("POST", "/v1/recognitions", form, { "Idempotency-Key": newKey() });
-  if (!ok) { $("photo-status").innerHTML = `<span class="error">${esc(data.detail || "could not read the photo")}</span>`; return; }
-  state.rec = data;
-  $("photo-status").textContent = `${data.tiles.length} tiles found. Tap any that are wrong.`;
+  if (my !== state.seq.photo) return; // a newer photo was taken meanwhile
+  if (!ok || !data.tiles) {
+    $("photo-status").className = "error";
+    let why = (data && data.detail) || "this photo could not be read";
+    why = why[0].toUpperCase() + why.slice(1) + (/[.!?]$/.test(why) ? "" : ".");
+    $("photo-status").textContent = why + " No hand was taken from it.";
+    renderHand();
+    return;
+  }
+  if (!data.tiles.length) {
+    $("photo-status").className = "error";
+    $("photo-status").textContent = "No tiles were found in this photo. Take it again from above, in good light, with the tiles filling most of the picture, or enter the tiles instead.";
+    renderHand();
+    return;
+  }
+  state.source = "photo";
+  state.photo = {
+    width: data.width, height: data.height,
+    tiles: data.tiles.map((t) => ({ tile: t.tile, read: t.tile, box: t.box, confidence: t.confidence, rotated: !!t.rotated, alternatives: t.alternatives || [] })),
+    groups: (data.groups && data.groups.length ? data.groups : [{ kind: "hand", tiles: data.tiles.map((_, i) => i) }])
+      .map((g) => ({ kind: g.kind, tiles: g.tiles.slice(), from: g.from || "" })),
+  };
+  const ignored = state.photo.groups.filter((g) => g.kind === "loose").reduce((n, g) => n + g.tiles.length, 0);
+  $("photo-status").textContent = `${data.tiles.length} tiles found` + (ignored ? `, ${ignored} of them outside the hand (ignored)` : "") + ". Tap any that are wrong.";
+  $("legend").hidden = false;
   renderBoxes();
-  state.pending = handFromRecognition();
+  if (img.complete) showTiles(); else img.addEventListener("load", showTiles, { once: true });
+  if (data.hand) {
+    // The recogniser's own hand, built by the same rule as any later edit.
+    state.built = { hand: data.hand, complete: true };
+    $("dora").value = data.hand.dora_indicators || "";
+    $("flowers").value = data.hand.flowers || "";
+    state.pending = Promise.resolve();
+  } else {
+    state.pending = buildHand();
+  }
+  renderHand();
+}
+
+// boxState names what a box's colour says.
+function boxState(i) {
+  const t = state.photo.tiles[i];
+  if (t.notTile) return "nottile";
+  const at = groupOf(i);
+  if (!at || at.group.kind === "loose") return "ignored";
+  if (t.tile !== t.read) return "fixed";
+  if (t.confidence < 0.6) return "low";
+  return "sure";
+}
+
+const BOX_WORDS = { sure: "read as", low: "not sure, read as", fixed: "fixed to", ignored: "ignored, read as", nottile: "not a tile, was read as" };
+
+// fitPhoto shows the photo wide enough that its tiles are at least 44 px
+// across (scrolling sideways on a phone), at most three times its size.
+function fitPhoto() {
+  const p = state.photo, stage = $("photo-stage");
+  if (!p || !p.width) { stage.style.width = ""; return; }
+  const widths = p.tiles.filter((t) => t.box).map((t) => t.box[2] - t.box[0]).sort((a, b) => a - b);
+  const view = $("photo-view").clientWidth || 360;
+  let w = view;
+  if (widths.length) {
+    const median = Math.max(1, widths[widths.length >> 1]);
+    w = Math.max(view, Math.min(p.width * 44 / median, 3 * p.width));
+  }
+  stage.style.width = Math.round(w) + "px";
+}
+
+// showTiles scrolls the photo to where its tiles are, once for each photo:
+// the view is no taller than most of the screen.
+function showTiles() {
+  const p = state.photo, view = $("photo-view");
+  const boxes = p ? p.tiles.filter((t) => t.box) : [];
+  if (!boxes.length) return;
+  const scale = $("photo-stage").clientWidth / p.width;
+  const top = Math.min(...boxes.map((t) => t.box[1])), left = Math.min(...boxes.map((t) => t.box[0]));
+  const bottom = Math.max(...boxes.map((t) => t.box[3]));
+  const room = view.clientHeight - 40;
+  view.scrollTop = Math.max(0, top * scale - Math.max(8, (room - (bottom - top) * scale) / 2));
+  view.scrollLeft = Math.max(0, left * scale - 16);
 }
 
 function renderBoxes() {
-  const rec = state.rec, layer = $("boxes");
+  const layer = $("boxes");
   layer.replaceChildren();
-  if (!rec || !rec.width) return;
-  rec.tiles.forEach((t, i) => {
+  const p = state.photo;
+  if (!p || !p.width) return;
+  fitPhoto();
+  p.tiles.forEach((t, i) => {
+    if (!t.box) return;
     const [x0, y0, x1, y1] = t.box;
-    const d = document.createElement("div");
-    d.className = "box" + (t.fixed ? " fixed" : t.confidence < 0.6 ? " low" : "");
-    d.dataset.index = i;
+    const st = boxState(i);
+    const win = i === winIndex();
+    const d = el("button", { type: "button", cls: `box ${st}${win ? " win" : ""}`, "data-index": i, "data-state": st });
     Object.assign(d.style, {
-      left: (100 * x0 / rec.width) + "%", top: (100 * y0 / rec.height) + "%",
-      width: (100 * (x1 - x0) / rec.width) + "%", height: (100 * (y1 - y0) / rec.height) + "%",
+      left: (100 * x0 / p.width) + "%", top: (100 * y0 / p.height) + "%",
+      width: (100 * (x1 - x0) / p.width) + "%", height: (100 * (y1 - y0) / p.height) + "%",
     });
-    d.innerHTML = `<span>${esc(t.tile)}</span>`;
-    d.addEventListener("click", () => openFixer(i));
+    const label = el("span", { cls: "label" });
+    if (st === "nottile") label.textContent = "✕";
+    else {
+      label.appendChild(tilePic(t.tile, false));
+      label.appendChild(el("span", { cls: "code" }, (win ? "★" : "") + t.tile));
+    }
+    d.appendChild(label);
+    d.appendChild(el("span", { cls: "sr" }, `, tile ${i + 1}, ${BOX_WORDS[st]} ${tileName(t.tile)}${win ? ", the winning tile" : ""}` +
+      (st === "sure" || st === "low" ? `, ${Math.round(100 * t.confidence)}% sure` : "") + ": fix it"));
+    d.addEventListener("click", () => openFixer({ index: i }));
     layer.appendChild(d);
   });
 }
 
-// handFromRecognition shows the hand the service builds from the photo's
-// tiles (as corrected) and their grouping: the page never puts a hand
-// together itself. The recognition carries it when complete and nothing
-// was corrected; otherwise POST /v1/recognitions/hand builds it by the
-// same rule. Scoring waits for it (state.pending).
-function handFromRecognition() {
-  const rec = state.rec;
-  if (!rec) return Promise.resolve();
-  if (rec.hand && !rec.tiles.some((t) => t.fixed)) { useHand(rec.hand); return Promise.resolve(); }
-  const body = { tiles: rec.tiles.map((t) => ({ tile: t.tile, box: t.box, rotated: !!t.rotated })), groups: rec.groups || [] };
-  return api("POST", "/v1/recognitions/hand", body).then(({ ok, data }) => {
-    if (!ok) { $("photo-status").innerHTML = `<span class="error">${esc(data.detail || "could not build the hand")}</span>`; return; }
-    useHand(data.hand);
-  });
-}
+// ---- the fix sheet ----
 
-// useHand shows a hand request from the service: its tiles, melds and
-// winning tile, and the dora indicators and flowers it found.
-function useHand(h) {
-  setHand(splitTiles(h.hand), h.melds || [], h.win_tile || "");
-  if (h.dora_indicators) $("dora").value = h.dora_indicators;
-  if (h.flowers) $("flowers").value = h.flowers;
-}
-
-function openFixer(i) {
-  state.fixing = i;
-  const t = state.rec.tiles[i];
-  const alts = $("fixer-alts");
+function openFixer(what) {
+  state.fixing = what;
+  const title = $("fixer-title"), read = $("fixer-read"), alts = $("fixer-alts"), moves = $("fixer-moves");
+  read.replaceChildren();
   alts.replaceChildren();
-  (t.alternatives || []).forEach((a) => alts.appendChild(tileEl(a.tile, { onclick: () => fixTile(a.tile) })));
-  $("fixer").hidden = false;
+  moves.replaceChildren();
+  const show = (id, on) => { $(id).hidden = !on; };
+  if (what.add) {
+    title.textContent = "Add a tile to " + whereWords(what.add);
+    read.textContent = "Pick the tile the reader missed.";
+    show("fixer-alts-box", false); show("fixer-win", false); show("fixer-nottile", false); show("fixer-remove", false);
+  } else if (what.typed !== undefined) {
+    const code = state.typed.hand[what.typed];
+    title.textContent = `Change tile ${what.typed + 1} of the hand`;
+    read.appendChild(tilePic(code));
+    read.appendChild(el("span", {}, ` ${tileName(code)}, as entered.`));
+    show("fixer-alts-box", false); show("fixer-win", what.typed !== state.typed.win); show("fixer-nottile", false); show("fixer-remove", true);
+  } else {
+    const i = what.index, t = state.photo.tiles[i];
+    const at = groupOf(i);
+    const where = !at ? "Ignored" : { hand: "the hand", win: "the hand (winning tile)", meld: "meld " + (meldNumber(at.g) + 1), ankan: "meld " + (meldNumber(at.g) + 1), dora: "the dora indicators", flowers: "the flowers", loose: "Ignored" }[at.group.kind];
+    title.textContent = `Fix tile ${i + 1}, in ${where}`;
+    read.appendChild(tilePic(t.read || t.tile));
+    read.appendChild(el("span", { id: "fixer-read-text" }, t.added ? ` Added by you as ${tileName(t.tile)}.` :
+      ` Read as ${t.read} (${tileName(t.read)}), ${Math.round(100 * t.confidence)}% sure` +
+      (t.tile !== t.read ? `; you changed it to ${t.tile} (${tileName(t.tile)}).` : ".") + (t.notTile ? " You marked it “Not a tile”." : "")));
+    const others = [{ tile: t.read, confidence: t.confidence }].concat(t.alternatives || []).filter((a) => a.tile && a.tile !== t.tile);
+    show("fixer-alts-box", others.length > 0);
+    others.forEach((a) => alts.appendChild(tileEl(a.tile, {
+      note: a.tile === t.read ? "as read" : `${Math.round(100 * a.confidence)}%`,
+      label: `${tileName(a.tile)}, ${Math.round(100 * a.confidence)}% sure`,
+      onclick: () => { closeFixer(); fixTile(i, a.tile); },
+    })));
+    const targets = ["hand"];
+    state.photo.groups.forEach((g, gi) => { if (isMeld(g)) targets.push("meld:" + gi); });
+    targets.push("newmeld", "dora", "flowers", "ignored");
+    const here = !at ? "ignored" : at.group.kind === "hand" || at.group.kind === "win" ? "hand" : isMeld(at.group) ? "meld:" + at.g : at.group.kind === "loose" ? "ignored" : at.group.kind;
+    targets.filter((x) => x !== here || t.notTile).forEach((x) => {
+      const b = el("button", { type: "button", "data-move": x }, whereWords(x));
+      b.addEventListener("click", () => { closeFixer(); moveTile(i, x); });
+      moves.appendChild(b);
+    });
+    show("fixer-win", !!at && at.group.kind === "hand" && i !== winIndex() && !t.notTile);
+    show("fixer-nottile", !t.notTile && !t.added);
+    show("fixer-remove", !!t.added && !t.notTile);
+  }
+  show("fixer-moves", what.index !== undefined);
+  $("fixer-moves").previousElementSibling.hidden = what.index === undefined;
+  $("fixer-palette-title").textContent = what.add ? "The tile" : "Or any tile";
+  fillPalette($("fixer-palette"), (code) => {
+    const f = state.fixing;
+    closeFixer();
+    if (f.add) addTile(code, f.add);
+    else if (f.typed !== undefined) { state.typed.hand[f.typed] = code; typedChanged(); }
+    else fixTile(f.index, code);
+  });
+  const d = $("fixer");
+  if (!d.open) d.showModal();
 }
 
-function fixTile(code) {
-  const t = state.rec.tiles[state.fixing];
-  if (t.tile !== code) {
-    t.alternatives = [{ tile: t.tile, confidence: t.confidence }].concat((t.alternatives || []).filter((a) => a.tile !== code));
-    t.tile = code; t.fixed = true;
+function closeFixer() {
+  const d = $("fixer");
+  if (d.open) d.close();
+}
+
+function fixerAction(kind) {
+  const f = state.fixing;
+  closeFixer();
+  if (!f) return;
+  if (f.typed !== undefined) {
+    if (kind === "win") state.typed.win = f.typed;
+    if (kind === "remove") {
+      state.typed.hand.splice(f.typed, 1);
+      if (state.typed.win >= state.typed.hand.length || f.typed === state.typed.win) state.typed.win = state.typed.hand.length - 1;
+      else if (f.typed < state.typed.win) state.typed.win--;
+    }
+    typedChanged();
+    return;
   }
-  $("fixer").hidden = true;
-  renderBoxes();
-  state.pending = handFromRecognition();
+  if (kind === "win") setWin(f.index);
+  if (kind === "nottile") notTile(f.index);
+  if (kind === "remove") edit(`removed ${state.photo.tiles[f.index].tile}`, () => { state.photo.tiles[f.index].notTile = true; takeOut(f.index); });
+}
+
+function fillPalette(box, pick) {
+  box.replaceChildren();
+  PALETTE.concat(PALETTE_MORE[$("rules").value] || []).forEach((code) => box.appendChild(tileEl(code, { onclick: () => pick(code) })));
+}
+
+// ---- typed hands ----
+
+function typedChanged() {
+  state.source = "typed";
+  renderHand();
+  invalidateResult("The hand changed");
+}
+
+// leavePhoto: the hand now comes from the tiles entered; the photo's hand,
+// its boxes and its dora and flowers go.
+function leavePhoto() {
+  if (state.source !== "photo" && !state.photo) return;
+  const typed = state.typed;
+  forgetHand("The hand changed");
+  state.typed = typed;
+  state.seq.photo++;
+  $("photo-view").hidden = true;
+  $("legend").hidden = true;
+  $("photo-status").className = "";
+  $("photo-status").textContent = "The hand now comes from the tiles entered; take a photo to read one again.";
+}
+
+let notationTimer = 0, notationDone = () => {};
+function onNotation() {
+  clearTimeout(notationTimer);
+  notationDone(); // the reading it replaces is never scored
+  const my = ++state.seq.notation;
+  leavePhoto();
+  state.source = "typed";
+  invalidateResult("The notation changed");
+  // Until the service has read it, this notation is not scored, and neither
+  // is the hand before it.
+  state.typedError = "";
+  state.typed = { hand: [], melds: [], win: -1 };
+  renderHand();
+  $("hand-check").textContent = "Reading the notation…";
+  let done;
+  state.pending = new Promise((r) => { done = r; });
+  notationDone = done;
+  notationTimer = setTimeout(async () => {
+    const q = $("notation").value.trim();
+    if (!q) { if (my === state.seq.notation) { state.source = null; renderHand(); } done(); return; }
+    const { ok, data } = await api("GET", "/v1/notation?mpsz=" + encodeURIComponent(q));
+    if (my === state.seq.notation) {
+      if (!ok) {
+        state.typedError = (data.detail || "it could not be read.").replace(/^notation: /, "");
+        if (!/[.!?]$/.test(state.typedError)) state.typedError += ".";
+      } else {
+        state.typed = { hand: data.tiles.slice(), melds: data.melds || [], win: data.tiles.length - 1 };
+        const w = data.win_tile ? data.tiles.lastIndexOf(data.win_tile) : -1;
+        if (w >= 0) state.typed.win = w;
+      }
+      state.source = "typed";
+      renderHand();
+    }
+    done();
+  }, 250);
+}
+
+// ---- scoring ----
+
+function situation() {
+  const req = {
+    id: "web", rules: $("rules").value, preset: $("preset").value,
+    tsumo: $("tsumo").checked,
+    seat_wind: $("seat").value, round_wind: $("round").value,
+    ura_dora_indicators: $("ura").value.trim(),
+    honba: parseInt($("honba").value, 10) || 0, riichi_sticks: parseInt($("sticks").value, 10) || 0,
+  };
+  for (const f of ["riichi", "double_riichi", "ippatsu", "rinshan", "chankan", "haitei", "houtei", "last_tile_of_kind"]) {
+    req[f] = $(f).checked;
+  }
+  return req;
+}
+
+async function score() {
+  const my = ++state.seq.score;
+  $("result").replaceChildren(el("p", {}, "Scoring…"));
+  for (let p = null; p !== state.pending;) { p = state.pending; await p; } // the hand of the latest edit or notation
+  if (my !== state.seq.score) return;
+  const hand = handRequest();
+  if (hand.error) { showResultError(hand.error); return; }
+  const req = Object.assign(situation(), hand);
+  const key = JSON.stringify(req);
+  const { data } = await api("POST", "/v1/scores", req);
+  if (my !== state.seq.score) return;
+  const now = handRequest();
+  if (now.error || JSON.stringify(Object.assign(situation(), now)) !== key) {
+    invalidateResult("The hand or the rules changed while it was scored"); // a stale answer is never shown
+    return;
+  }
+  if (data && data.ok === undefined && data.detail) { showResultError(data.detail); return; }
+  renderResult(data, req);
+  $("result").scrollIntoView({ block: "start" });
 }
 
 // ---- set-up ----
@@ -274,6 +942,7 @@ function showTab(name) {
   for (const t of ["photo", "tiles"]) {
     $(t + "-panel").hidden = t !== name;
     $("tab-" + t).classList.toggle("active", t === name);
+    $("tab-" + t).setAttribute("aria-pressed", t === name ? "true" : "false");
   }
 }
 
@@ -281,19 +950,30 @@ async function loadRules() {
   const { data } = await api("GET", "/v1/rules");
   const rules = $("rules");
   (data.rules || []).forEach((r) => {
-    const o = document.createElement("option");
-    o.value = r.name; o.textContent = r.name; o.selected = r.name === "riichi";
+    const o = el("option", { value: r.name }, r.name);
+    o.selected = r.name === "riichi";
     rules.appendChild(o);
   });
   const presets = () => {
     const r = (data.rules || []).find((x) => x.name === rules.value) || { presets: [] };
-    $("preset").replaceChildren(...[""].concat(r.presets.filter((p) => p !== "")).map((p) => {
-      const o = document.createElement("option"); o.value = p; o.textContent = p || "(default)"; return o;
-    }));
+    $("preset").replaceChildren(...[""].concat(r.presets.filter((p) => p !== "")).map((p) => el("option", { value: p }, p || "(default)")));
   };
-  rules.addEventListener("change", presets);
+  rules.addEventListener("change", () => {
+    presets();
+    fillPalette($("palette"), paletteTap);
+    invalidateResult(`The rules changed to ${rules.value}`);
+  });
   presets();
+  fillPalette($("palette"), paletteTap);
   if (data.versions) $("versions").textContent = `engine ${data.versions.engine}`;
+}
+
+function paletteTap(code) {
+  if (state.source !== "typed") leavePhoto();
+  if (state.typedError) return; // a bad notation is fixed in its box first
+  state.typed.hand.push(code);
+  state.typed.win = state.typed.hand.length - 1;
+  typedChanged();
 }
 
 async function checkPhotos() {
@@ -305,33 +985,27 @@ async function checkPhotos() {
   showTab(on ? "photo" : "tiles");
 }
 
-let notationTimer = 0;
-function onNotation() {
-  clearTimeout(notationTimer);
-  notationTimer = setTimeout(async () => {
-    const q = $("notation").value.trim();
-    if (!q) return;
-    const { ok, data } = await api("GET", "/v1/notation?mpsz=" + encodeURIComponent(q));
-    if (!ok) { $("result").innerHTML = `<p class="error">${esc(data.detail)}</p>`; return; }
-    $("result").textContent = "";
-    setHand(data.tiles, data.melds, data.win_tile);
-  }, 250);
-}
-
 function init() {
-  const pal = $("palette"), fpal = $("fixer-palette");
-  PALETTE.forEach((code) => {
-    pal.appendChild(tileEl(code, { onclick: () => { state.hand.push(code); state.win = state.hand.length - 1; renderHand(); } }));
-    fpal.appendChild(tileEl(code, { onclick: () => fixTile(code) }));
-  });
   $("tab-photo").addEventListener("click", () => showTab("photo"));
   $("tab-tiles").addEventListener("click", () => showTab("tiles"));
-  $("clear").addEventListener("click", () => { setHand([], [], ""); $("notation").value = ""; });
+  $("clear").addEventListener("click", () => {
+    $("notation").value = "";
+    state.seq.notation++;
+    leavePhoto();
+    forgetHand("The hand was cleared");
+  });
   $("notation").addEventListener("input", onNotation);
-  $("win").addEventListener("change", () => { state.win = parseInt($("win").value, 10); renderHand(); });
   $("score").addEventListener("click", score);
-  $("photo-input").addEventListener("change", (e) => { if (e.target.files[0]) upload(e.target.files[0]); });
-  $("fixer-close").addEventListener("click", () => { $("fixer").hidden = true; });
+  $("undo").addEventListener("click", undo);
+  $("photo-input").addEventListener("change", (e) => { if (e.target.files[0]) upload(e.target.files[0]); e.target.value = ""; });
+  $("fixer-close").addEventListener("click", closeFixer);
+  $("fixer-win").addEventListener("click", () => fixerAction("win"));
+  $("fixer-nottile").addEventListener("click", () => fixerAction("nottile"));
+  $("fixer-remove").addEventListener("click", () => fixerAction("remove"));
+  $("preset").addEventListener("change", () => invalidateResult("The preset changed"));
+  $("situation").addEventListener("change", (e) => { if (e.target.id !== "score") invalidateResult("The situation changed"); });
+  $("situation").addEventListener("input", (e) => { if (e.target.tagName === "INPUT" && e.target.type !== "checkbox" && e.target.type !== "radio") invalidateResult("The situation changed"); });
+  window.addEventListener("resize", () => { if (state.photo) fitPhoto(); });
   renderHand();
   loadRules();
   checkPhotos();

@@ -132,6 +132,10 @@ func (a *App) CheckPhoto(photo []byte) (int64, error) {
 		return 0, fault.Newf(fault.TooLarge, fault.CodeTooLarge,
 			"the photo is %.0f megapixels; at most %g are accepted: send a smaller photo", mp, a.cfg.MaxMegapixels)
 	}
+	if vision.Truncated(photo) {
+		return 0, fault.New(fault.Unsupported, fault.CodeNotAPhoto,
+			"this photo is damaged: the file ends before the picture does (the upload or a copy was cut short); take or send it again")
+	}
 	return px, nil
 }
 
