@@ -30,7 +30,7 @@ func statusOf(k fault.Kind) int {
 		return http.StatusForbidden
 	case fault.TooLarge:
 		return http.StatusRequestEntityTooLarge
-	case fault.Busy:
+	case fault.Busy, fault.Exhausted:
 		return http.StatusTooManyRequests
 	case fault.Timeout, fault.Unavailable:
 		return http.StatusServiceUnavailable
@@ -57,6 +57,7 @@ var kindCodes = map[fault.Kind]string{
 	fault.Cancelled:     codeTimeout,
 	fault.Unavailable:   codeNoRecognition,
 	fault.Upstream:      codeRecognition,
+	fault.Exhausted:     codeBusy,
 }
 
 // faultProblem is what the client sees of a domain error: its status,
@@ -79,6 +80,9 @@ func (s *Server) faultProblem(c echo.Context, e *fault.Error) *Problem {
 		msg = "the service failed while handling this request; please try again, and report it if it keeps happening"
 	}
 	p := problem(statusOf(e.Kind), code, msg)
+	if e.Title != "" {
+		p.Title = e.Title
+	}
 	p.Ext = e.Body
 	if e.Kind == fault.Busy {
 		p.RetryAfter = 1

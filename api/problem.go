@@ -74,6 +74,10 @@ var problemTitles = map[string]string{
 	codeIdemInFlight:           "Idempotency-Key in use",
 	codeInternal:               "Something went wrong on our side",
 	codeRecognition:            "The photo could not be read",
+	codeTampered:               "The record cannot be trusted",
+	codeRecordUnavailable:      "The referee record is unavailable",
+	codeNoTileSets:             "Tile sets are not available",
+	codeTileSetOutdated:        "The tile set must be taught again",
 }
 
 // statusTitles name what went wrong when the code alone does not: the

@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"mjscan/internal/fault"
 	"mjscan/referee"
 	"mjscan/scoring"
 )
@@ -18,33 +19,31 @@ const (
 	codeRecordUnavailable = "record_unavailable"
 )
 
-// storeProblem says what a client sees when the referee record refuses or
-// fails a write: input it refuses is a 400 (the record's message names the
-// field), a log or record changed behind the store's back a 409, a
-// read-only record a 503; anything else stays an error, a 500 whose cause
-// goes to the log.
+// storeProblem says what kind of failure the referee record's error is:
+// input it refuses is invalid (the record's message names the field), a
+// log or record changed behind the store's back a conflict, a read-only
+// record unavailable; anything else stays as it is, an internal failure
+// whose cause goes to the log.
 func storeProblem(err error) error {
 	switch {
 	case err == nil:
 		return nil
 	case errors.Is(err, referee.ErrInvalid):
-		return problem(http.StatusBadRequest, scoring.CodeBadRequest, err.Error())
+		return fault.Wrap(err, fault.Invalid, scoring.CodeBadRequest, err.Error())
 	case errors.Is(err, referee.ErrTampered):
 		return tamperedProblem(err.Error())
 	case errors.Is(err, referee.ErrCorrupt):
 		return tamperedProblem("this record was changed after it was stored (it no longer matches its digest): do not rely on it, and tell the head referee")
 	case errors.Is(err, referee.ErrReadOnly):
-		p := problem(http.StatusServiceUnavailable, codeRecordUnavailable, "the referee record cannot be written just now, so nothing was recorded: tell the organiser, and try again once it is fixed")
-		p.Title = "The referee record is unavailable"
-		return p
+		return fault.Wrap(err, fault.Unavailable, codeRecordUnavailable, "the referee record cannot be written just now, so nothing was recorded: tell the organiser, and try again once it is fixed")
 	}
 	return err
 }
 
-func tamperedProblem(detail string) *Problem {
-	p := problem(http.StatusConflict, codeTampered, detail)
-	p.Title = "The record cannot be trusted"
-	return p
+// tamperedProblem is a record that fails its check: a conflict, since
+// the record is there but cannot be trusted.
+func tamperedProblem(detail string) *fault.Error {
+	return fault.New(fault.Conflict, codeTampered, detail)
 }
 
 // RecordsPage is one page of referee records, without their photos.
@@ -66,7 +65,7 @@ func (t *tournamentRoutes) listRecords(c echo.Context, q referee.Query) error {
 	if l := c.QueryParam("limit"); l != "" {
 		n, err := strconv.Atoi(l)
 		if err != nil || n < 1 || n > referee.MaxLimit {
-			return problem(http.StatusBadRequest, scoring.CodeBadRequest, fmt.Sprintf("limit is how many records to list: a number from 1 to %d", referee.MaxLimit))
+			return fault.Newf(fault.Invalid, scoring.CodeBadRequest, "limit is how many records to list: a number from 1 to %d", referee.MaxLimit)
 		}
 		q.Limit = n
 	}
@@ -94,18 +93,18 @@ func (t *tournamentRoutes) listRecords(c echo.Context, q referee.Query) error {
 func (t *tournamentRoutes) getRecordPhoto(c echo.Context) error {
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
 	if err != nil {
-		return problem(http.StatusNotFound, codeNotFound, "no record with this id")
+		return noRecord()
 	}
 	r, photo, err := t.records.Photo(c.Request().Context(), id)
 	if errors.Is(err, referee.ErrNotFound) {
-		return problem(http.StatusNotFound, codeNotFound, "no record with this id")
+		return noRecord()
 	}
 	if who := callerOf(c); who.role == roleTable && r.Table != who.table {
-		return problem(http.StatusForbidden, codeForbidden, "a table token sees its own table's records only")
+		return fault.New(fault.Forbidden, codeForbidden, "a table token sees its own table's records only")
 	}
 	switch {
 	case errors.Is(err, referee.ErrNoPhoto):
-		return problem(http.StatusNotFound, codeNotFound, "this record keeps no photo: its table does not keep photos, or none came with it (its photo_sha256 still names the photo)")
+		return fault.New(fault.NotFound, codeNotFound, "this record keeps no photo: its table does not keep photos, or none came with it (its photo_sha256 still names the photo)")
 	case errors.Is(err, referee.ErrCorrupt) && r.Tampered != "":
 		return tamperedProblem(r.Tampered)
 	case err != nil:
@@ -144,9 +143,9 @@ func (t *tournamentRoutes) appendRecord(c echo.Context, overturns int64) error {
 	stored, err := t.records.Append(c.Request().Context(), r)
 	switch {
 	case errors.Is(err, referee.ErrNotFound):
-		return problem(http.StatusNotFound, codeNotFound, "the record to overturn does not exist")
+		return noOverturned()
 	case errors.Is(err, referee.ErrAlreadyOverturned):
-		return problem(http.StatusConflict, scoring.CodeBadRequest, err.Error())
+		return fault.Wrap(err, fault.Conflict, scoring.CodeBadRequest, err.Error())
 	case err != nil:
 		return storeProblem(err) // refused input is a 400; the database failing a 500
 	}
@@ -158,7 +157,7 @@ func (t *tournamentRoutes) postRecord(c echo.Context) error { return t.appendRec
 func (t *tournamentRoutes) postOverturn(c echo.Context) error {
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
 	if err != nil || id <= 0 {
-		return problem(http.StatusNotFound, codeNotFound, "no record with this id")
+		return noRecord()
 	}
 	return t.appendRecord(c, id)
 }
@@ -168,13 +167,13 @@ func (t *tournamentRoutes) getRecords(c echo.Context) error {
 	if a := c.QueryParam("after"); a != "" {
 		n, err := strconv.ParseInt(a, 10, 64)
 		if err != nil {
-			return problem(http.StatusBadRequest, scoring.CodeBadRequest, "after is a record id")
+			return fault.New(fault.Invalid, scoring.CodeBadRequest, "after is a record id")
 		}
 		q.After = n
 	}
 	if who := callerOf(c); who.role == roleTable {
 		if (q.Table != "" && q.Table != who.table) || (q.Game != "" && q.Game != who.game) {
-			return problem(http.StatusForbidden, codeForbidden, "a table token sees its own game's records only")
+			return fault.New(fault.Forbidden, codeForbidden, "a table token sees its own game's records only")
 		}
 		q.Table, q.Game = who.table, who.game
 	}
@@ -184,11 +183,11 @@ func (t *tournamentRoutes) getRecords(c echo.Context) error {
 func (t *tournamentRoutes) getRecord(c echo.Context) error {
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
 	if err != nil {
-		return problem(http.StatusNotFound, codeNotFound, "no record with this id")
+		return noRecord()
 	}
 	chain, err := t.records.InForce(c.Request().Context(), id)
 	if errors.Is(err, referee.ErrNotFound) {
-		return problem(http.StatusNotFound, codeNotFound, "no record with this id")
+		return noRecord()
 	}
 	if err != nil {
 		return err

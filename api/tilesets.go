@@ -166,14 +166,18 @@ func (s *Server) setResponse(t referee.TileSet) TileSetResponse {
 	return TileSetResponse{TileSet: setSummary(t), Versions: s.versions()}
 }
 
-func (s *Server) noTileSets() *Problem {
-	p := problem(http.StatusServiceUnavailable, codeNoTileSets, "this server keeps no tile sets, so it cannot learn or read with yours; photos are read with the tile sets the models know")
-	p.Title = "Tile sets are not available"
-	return p
+func (s *Server) noTileSets() *fault.Error {
+	return fault.New(fault.Unavailable, codeNoTileSets, "this server keeps no tile sets, so it cannot learn or read with yours; photos are read with the tile sets the models know")
 }
 
-func noTileSet() *Problem {
-	return problem(http.StatusNotFound, codeNotFound, "there is no tile set with this id: check the id you were given when your tiles were taught, or teach them again")
+func noTileSet() *fault.Error {
+	return fault.New(fault.NotFound, codeNotFound, "there is no tile set with this id: check the id you were given when your tiles were taught, or teach them again")
+}
+
+// tamperedSet is a set that fails its check (record_tampered, as a
+// record that does).
+func tamperedSet(err error, detail string) *fault.Error {
+	return fault.Wrap(err, fault.Conflict, codeTampered, detail).WithTitle("The tile set cannot be trusted")
 }
 
 // teacher is the recogniser that learns sets, or the problem to answer.
@@ -186,9 +190,7 @@ func (s *Server) teacher() (Teacher, error) {
 	}
 	t, ok := s.deps.Recognizer.(Teacher)
 	if !ok {
-		p := problem(http.StatusServiceUnavailable, codeNoTileSets, "this server's recogniser cannot learn tile sets; photos are read with the tile sets the models know")
-		p.Title = "Tile sets are not available"
-		return nil, p
+		return nil, fault.New(fault.Unavailable, codeNoTileSets, "this server's recogniser cannot learn tile sets; photos are read with the tile sets the models know")
 	}
 	return t, nil
 }
@@ -204,9 +206,7 @@ func (s *Server) currentSet(ctx context.Context, id string) (referee.TileSet, er
 		return t, noTileSet()
 	case errors.Is(err, referee.ErrTampered):
 		s.log.Printf("tile sets: %v", err)
-		p := tamperedProblem("this tile set was changed after it was stored, so it cannot be trusted: teach your tiles again (POST /v1/tile-sets)")
-		p.Title = "The tile set cannot be trusted"
-		return t, p
+		return t, tamperedSet(err, "this tile set was changed after it was stored, so it cannot be trusted: teach your tiles again (POST /v1/tile-sets)")
 	case err != nil:
 		return t, storeProblem(err)
 	}
@@ -218,9 +218,7 @@ func (s *Server) loadBank(ctx context.Context, t referee.TileSet) (*vision.Bank,
 	data, err := s.sets.store.TileSetBank(ctx, t)
 	if errors.Is(err, referee.ErrTampered) {
 		s.log.Printf("tile sets: %v", err)
-		p := tamperedProblem("what this tile set learned was changed after it was stored, so it cannot be trusted: teach your tiles again (POST /v1/tile-sets)")
-		p.Title = "The tile set cannot be trusted"
-		return nil, p
+		return nil, tamperedSet(err, "what this tile set learned was changed after it was stored, so it cannot be trusted: teach your tiles again (POST /v1/tile-sets)")
 	}
 	if err != nil {
 		return nil, storeProblem(err)
@@ -233,11 +231,9 @@ func (s *Server) loadBank(ctx context.Context, t referee.TileSet) (*vision.Bank,
 	return b, nil
 }
 
-func outdatedSet(id, why string) *Problem {
-	p := problem(http.StatusConflict, codeTileSetOutdated, "this tile set cannot be read with: "+why+
+func outdatedSet(id, why string) *fault.Error {
+	return fault.New(fault.Conflict, codeTileSetOutdated, "this tile set cannot be read with: "+why+
 		"; add one more confirmed photo to it (POST /v1/tile-sets/"+id+"/photos) and it is taught again, or teach your tiles anew")
-	p.Title = "The tile set must be taught again"
-	return p
 }
 
 // ctxTileSet is where a request keeps the set it reads with.
@@ -348,14 +344,14 @@ func readTeaching(c echo.Context, named bool) (*teaching, error) {
 	ct := c.Request().Header.Get(echo.HeaderContentType)
 	mt, params, err := mime.ParseMediaType(ct)
 	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
-		return nil, problem(http.StatusUnsupportedMediaType, codeUnsupportedType, `send the photos as multipart/form-data, each in a field "photo" followed by its field "labels"`)
+		return nil, fault.New(fault.Unsupported, codeUnsupportedType, `send the photos as multipart/form-data, each in a field "photo" followed by its field "labels"`)
 	}
 	body, err := io.ReadAll(c.Request().Body)
 	if err != nil {
 		return nil, err
 	}
 	bad := func(format string, a ...any) error {
-		return problem(http.StatusBadRequest, scoring.CodeBadRequest, fmt.Sprintf(format, a...))
+		return fault.Newf(fault.Invalid, scoring.CodeBadRequest, format, a...)
 	}
 	mr := multipart.NewReader(bytes.NewReader(body), params["boundary"])
 	var photos [][]byte
@@ -414,9 +410,8 @@ func readTeaching(c echo.Context, named bool) (*teaching, error) {
 	for i := range photos {
 		tch.photos = append(tch.photos, vision.LabelledPhoto{Data: photos[i]})
 		if tch.photos[i].Labels, err = parseLabels(labels[i]); err != nil {
-			var p *Problem
-			if errors.As(err, &p) && len(photos) > 1 {
-				p.Detail = fmt.Sprintf("photo %d: %s", i+1, p.Detail)
+			if f, ok := fault.As(err); ok && len(photos) > 1 {
+				f.Message = fmt.Sprintf("photo %d: %s", i+1, f.Message)
 			}
 			return nil, err
 		}
@@ -428,7 +423,7 @@ func readTeaching(c echo.Context, named bool) (*teaching, error) {
 // characters.
 func setName(v string) (string, error) {
 	v = strings.TrimSpace(v)
-	bad := func(msg string) error { return problem(http.StatusBadRequest, scoring.CodeBadRequest, msg) }
+	bad := func(msg string) error { return fault.New(fault.Invalid, scoring.CodeBadRequest, msg) }
 	if !utf8.ValidString(v) {
 		return "", bad("the set's name is not UTF-8 text: send it as UTF-8")
 	}
@@ -458,7 +453,7 @@ type labelTile struct {
 // tile, `r` after a tile lying sideways).
 func parseLabels(raw string) ([]vision.Labelled, error) {
 	bad := func(format string, a ...any) error {
-		return problem(http.StatusBadRequest, scoring.CodeBadRequest, fmt.Sprintf(format, a...))
+		return fault.Newf(fault.Invalid, scoring.CodeBadRequest, format, a...)
 	}
 	text := strings.TrimSpace(raw)
 	var tiles []labelTile
@@ -559,8 +554,8 @@ func (s *Server) checkTeaching(t *teaching) error {
 		// A photo may be shown turned (EXIF): its boxes fit it one way.
 		if k := outside(p.Labels, cfg.Width, cfg.Height); k >= 0 && outside(p.Labels, cfg.Height, cfg.Width) >= 0 {
 			b := p.Labels[k].Box
-			return problem(http.StatusBadRequest, scoring.CodeBadRequest, fmt.Sprintf("%stile %d (%s): its box [%g %g %g %g] lies outside the photo, which is %d×%d pixels: give boxes in the photo's own pixels",
-				where, k+1, p.Labels[k].Tile, b[0], b[1], b[2], b[3], cfg.Width, cfg.Height))
+			return fault.Newf(fault.Invalid, scoring.CodeBadRequest, "%stile %d (%s): its box [%g %g %g %g] lies outside the photo, which is %d×%d pixels: give boxes in the photo's own pixels",
+				where, k+1, p.Labels[k].Tile, b[0], b[1], b[2], b[3], cfg.Width, cfg.Height)
 		}
 	}
 	return nil
@@ -664,29 +659,28 @@ func (s *Server) teach(c echo.Context, teacher Teacher, t referee.TileSet, base 
 	return s.setResponse(stored), nil
 }
 
-// teachProblem words why a set could not be taught or stored.
+// teachProblem says what kind of failure stopped a set being taught or
+// stored.
 func (s *Server) teachProblem(err error) error {
 	switch {
 	case errors.Is(err, vision.ErrNothingToTeach):
-		return problem(http.StatusUnprocessableEntity, scoring.CodeBadRequest, "none of the labelled tiles could be cut out of the photos, or they show fewer than two kinds of tile: check that each box lies around its tile, in the photo's own pixels")
+		return fault.Wrap(err, fault.Unprocessable, scoring.CodeBadRequest, "none of the labelled tiles could be cut out of the photos, or they show fewer than two kinds of tile: check that each box lies around its tile, in the photo's own pixels")
 	case errors.Is(err, vision.ErrTooLarge):
-		return problem(http.StatusRequestEntityTooLarge, codeTooLarge, fmt.Sprintf("a photo is larger than the recogniser reads (%d megapixels): send a smaller photo", vision.MaxMegapixels))
+		return fault.Wrap(err, fault.TooLarge, codeTooLarge, fmt.Sprintf("a photo is larger than the recogniser reads (%d megapixels): send a smaller photo", vision.MaxMegapixels))
 	case errors.Is(err, vision.ErrNotAPhoto):
-		return problem(http.StatusUnsupportedMediaType, codeNotAPhoto, "a photo could not be read: send JPEG or PNG images")
+		return fault.Wrap(err, fault.Unsupported, codeNotAPhoto, "a photo could not be read: send JPEG or PNG images")
 	case errors.Is(err, vision.ErrNoFeatures):
 		s.log.Printf("error: tile sets: %v", err)
-		p := problem(http.StatusServiceUnavailable, codeNoTileSets, "this server's models cannot learn tile sets; photos are read with the tile sets the models know")
-		p.Title = "Tile sets are not available"
-		return p
+		return fault.Wrap(err, fault.Unavailable, codeNoTileSets, "this server's models cannot learn tile sets; photos are read with the tile sets the models know")
 	case errors.Is(err, referee.ErrVersionTaken):
-		return problem(http.StatusConflict, scoring.CodeBadRequest, "another photo was added to this set at the same moment: send yours again")
+		return fault.Wrap(err, fault.Conflict, scoring.CodeBadRequest, "another photo was added to this set at the same moment: send yours again")
 	case errors.Is(err, referee.ErrTooManyVersions):
-		return problem(http.StatusConflict, scoring.CodeBadRequest, fmt.Sprintf("this set has grown as far as it can (%d versions): teach a new set if your tiles changed", referee.MaxTileSetVersions))
+		return fault.Wrap(err, fault.Conflict, scoring.CodeBadRequest, fmt.Sprintf("this set has grown as far as it can (%d versions): teach a new set if your tiles changed", referee.MaxTileSetVersions))
 	case errors.Is(err, referee.ErrInvalid), errors.Is(err, referee.ErrReadOnly):
 		return storeProblem(err)
 	}
-	s.log.Printf("error: tile sets: %v", err)
-	return problem(http.StatusInternalServerError, codeInternal, "the service could not learn your tiles from these photos; please try again, and report it if it keeps happening")
+	// An internal failure: faultProblem logs the cause.
+	return fault.Wrap(err, fault.Internal, codeInternal, "the service could not learn your tiles from these photos; please try again, and report it if it keeps happening")
 }
 
 // postTileSet makes a set from labelled photos or confirmed recognitions.
@@ -703,7 +697,7 @@ func (s *Server) postTileSet(c echo.Context) error {
 		return err
 	}
 	if kinds(tch, nil) < 2 {
-		return problem(http.StatusBadRequest, scoring.CodeBadRequest, "a set learns from at least two kinds of tile: label more of the tiles in the photos")
+		return fault.New(fault.Invalid, scoring.CodeBadRequest, "a set learns from at least two kinds of tile: label more of the tiles in the photos")
 	}
 	id, err := newTileSetID()
 	if err != nil {
@@ -766,16 +760,16 @@ func (s *Server) listTileSets(c echo.Context) error {
 		return s.noTileSets()
 	}
 	if s.sets.organizer == "" {
-		return problem(http.StatusForbidden, codeForbidden, "this server lists no tile sets: a set is looked up by its id (GET /v1/tile-sets/{id})")
+		return fault.New(fault.Forbidden, codeForbidden, "this server lists no tile sets: a set is looked up by its id (GET /v1/tile-sets/{id})")
 	}
 	tok, ok := strings.CutPrefix(c.Request().Header.Get(echo.HeaderAuthorization), "Bearer ")
 	if !ok || subtle.ConstantTimeCompare([]byte(tok), []byte(s.sets.organizer)) != 1 {
 		c.Response().Header().Set("WWW-Authenticate", `Bearer realm="mjscan tournament"`)
-		return problem(http.StatusUnauthorized, codeUnauthorized, "listing the tile sets needs the organiser token: send it as Authorization: Bearer <token>")
+		return fault.New(fault.Unauthorised, codeUnauthorized, "listing the tile sets needs the organiser token: send it as Authorization: Bearer <token>")
 	}
 	after := c.QueryParam("after")
 	if after != "" && !tileSetID.MatchString(after) {
-		return problem(http.StatusBadRequest, scoring.CodeBadRequest, "after= takes the next_after of the page before")
+		return fault.New(fault.Invalid, scoring.CodeBadRequest, "after= takes the next_after of the page before")
 	}
 	page, more, err := s.sets.store.TileSets(c.Request().Context(), after, tileSetLimit)
 	if err != nil {

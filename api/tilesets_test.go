@@ -438,6 +438,7 @@ func TestTileSetBadInputs(t *testing.T) {
 		{"a field it does not take", []teachPart{ok}, map[string]string{"tile_set": "ts_x"}, 400, "bad_request", `"tile_set"`},
 		{"not a photo", []teachPart{{[]byte("not a photo at all"), twoTiles}}, nil, 415, "not_a_photo", "JPEG or PNG"},
 		{"the second photo wrong", []teachPart{ok, {photo, "1m 10 10 60 80\n2m 70 10 120 9000"}}, nil, 400, "bad_request", "photo 2: tile 2"},
+		{"the second photo's JSON wrong", []teachPart{ok, {photo, `[{"tile":"1m","box":"10 10 60 80"}]`}}, nil, 400, "bad_request", "photo 2: "},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

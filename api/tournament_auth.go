@@ -6,13 +6,12 @@ import (
 	"crypto/subtle"
 	"encoding/hex"
 	"errors"
-	"fmt"
-	"net/http"
 	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
+	"mjscan/internal/fault"
 	"mjscan/referee"
 	"mjscan/scoring"
 	"mjscan/tournament"
@@ -31,21 +30,28 @@ const maxProposalsPerHand = 10
 
 const codeTooManyProposals = "too_many_proposals"
 
-func noGame() *Problem {
-	return problem(http.StatusNotFound, codeNotFound, "no game with this id")
+// noGame, noRecord and noTable answer what does not exist, and what is
+// not the caller's to see, alike.
+func noGame() *fault.Error {
+	return fault.New(fault.NotFound, codeNotFound, "no game with this id")
 }
 
-func noRecord() *Problem {
-	return problem(http.StatusNotFound, codeNotFound, "no record with this id")
+func noRecord() *fault.Error {
+	return fault.New(fault.NotFound, codeNotFound, "no record with this id")
 }
 
-func noTable() *Problem {
-	return problem(http.StatusNotFound, codeNotFound, "no table of this name is registered")
+func noTable() *fault.Error {
+	return fault.New(fault.NotFound, codeNotFound, "no table of this name is registered")
+}
+
+// noOverturned answers an overturn of a record that does not exist.
+func noOverturned() *fault.Error {
+	return fault.New(fault.NotFound, codeNotFound, "the record to overturn does not exist")
 }
 
 // gameOverToken answers a table token whose game has ended.
-func gameOverToken() *Problem {
-	return problem(http.StatusUnauthorized, codeUnauthorized, "this table token's game is over, so the token no longer works: the organiser has the results")
+func gameOverToken() *fault.Error {
+	return fault.New(fault.Unauthorised, codeUnauthorized, "this table token's game is over, so the token no longer works: the organiser has the results")
 }
 
 // sees reports whether the caller may read a record: staff read every
@@ -59,15 +65,15 @@ func (who caller) sees(r referee.Record) bool {
 func fourSeats(players []string) ([4]string, error) {
 	var out [4]string
 	if len(players) != len(out) {
-		return out, problem(http.StatusBadRequest, scoring.CodeBadRequest, fmt.Sprintf("a game seats four players, in seat order from the first dealer; %d were given", len(players)))
+		return out, fault.Newf(fault.Invalid, scoring.CodeBadRequest, "a game seats four players, in seat order from the first dealer; %d were given", len(players))
 	}
 	copy(out[:], players)
 	return out, nil
 }
 
-// idProblem is a 400 whose detail is err's message (our own sentences).
-func idProblem(err error) *Problem {
-	return problem(http.StatusBadRequest, scoring.CodeBadRequest, err.Error())
+// idProblem is invalid input whose message is err's (our own sentences).
+func idProblem(err error) *fault.Error {
+	return fault.Wrap(err, fault.Invalid, scoring.CodeBadRequest, err.Error())
 }
 
 // placeRecord checks where a referee record belongs before it is stored.
@@ -79,7 +85,7 @@ func (t *tournamentRoutes) placeRecord(ctx context.Context, r *referee.Record) e
 	if r.Overturns != 0 {
 		old, err := t.records.Get(ctx, r.Overturns)
 		if errors.Is(err, referee.ErrNotFound) {
-			return problem(http.StatusNotFound, codeNotFound, "the record to overturn does not exist")
+			return noOverturned()
 		}
 		if err != nil {
 			return err
@@ -94,9 +100,9 @@ func (t *tournamentRoutes) placeRecord(ctx context.Context, r *referee.Record) e
 			r.Hand = old.Hand
 		}
 		if r.Table != old.Table || r.Game != old.Game || r.Hand != old.Hand {
-			return problem(http.StatusBadRequest, scoring.CodeBadRequest, fmt.Sprintf(
+			return fault.Newf(fault.Invalid, scoring.CodeBadRequest,
 				"record %d is about table %q, game %q, hand %d: an overturn stays there (leave table, game and hand out)",
-				old.ID, old.Table, old.Game, old.Hand))
+				old.ID, old.Table, old.Game, old.Hand)
 		}
 		return t.checkPeople(r)
 	}
@@ -112,10 +118,10 @@ func (t *tournamentRoutes) placeRecord(ctx context.Context, r *referee.Record) e
 		return err
 	}
 	if r.Hand < 0 {
-		return problem(http.StatusBadRequest, scoring.CodeBadRequest, "hand counts a game's hands from 1 (0: not tied to a hand)")
+		return fault.New(fault.Invalid, scoring.CodeBadRequest, "hand counts a game's hands from 1 (0: not tied to a hand)")
 	}
 	if r.Hand > 0 && r.Game == "" {
-		return problem(http.StatusBadRequest, scoring.CodeBadRequest, "a hand number needs its game: name the game too")
+		return handNeedsGame()
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -124,12 +130,16 @@ func (t *tournamentRoutes) placeRecord(ctx context.Context, r *referee.Record) e
 		return nil // a game played on paper: the referee's word
 	}
 	if g.game.Table != r.Table {
-		return problem(http.StatusBadRequest, scoring.CodeBadRequest, fmt.Sprintf("game %s is played at table %q, not %q", r.Game, g.game.Table, r.Table))
+		return fault.Newf(fault.Invalid, scoring.CodeBadRequest, "game %s is played at table %q, not %q", r.Game, g.game.Table, r.Table)
 	}
 	if next := len(g.game.Hands) + 1; r.Hand > next {
-		return problem(http.StatusBadRequest, scoring.CodeBadRequest, fmt.Sprintf("game %s is at hand %d: name a hand already played or that one", r.Game, next))
+		return fault.Newf(fault.Invalid, scoring.CodeBadRequest, "game %s is at hand %d: name a hand already played or that one", r.Game, next)
 	}
 	return nil
+}
+
+func handNeedsGame() *fault.Error {
+	return fault.New(fault.Invalid, scoring.CodeBadRequest, "a hand number needs its game: name the game too")
 }
 
 // checkPeople refuses names of people that no one could read.
@@ -162,7 +172,7 @@ type proposalPlace struct {
 func (t *tournamentRoutes) placeProposal(who caller, table string, in *scoreNow) (proposalPlace, error) {
 	place := proposalPlace{release: func() {}}
 	if in.AskedBy != "" {
-		return place, problem(http.StatusBadRequest, scoring.CodeBadRequest, "leave asked_by out: who asked is taken from your token")
+		return place, fault.New(fault.Invalid, scoring.CodeBadRequest, "leave asked_by out: who asked is taken from your token")
 	}
 	place.askedBy = string(who.role)
 	if who.role == roleTable {
@@ -176,7 +186,7 @@ func (t *tournamentRoutes) placeProposal(who caller, table string, in *scoreNow)
 	}
 	if in.Game == "" {
 		if in.Hand != 0 {
-			return place, problem(http.StatusBadRequest, scoring.CodeBadRequest, "a hand number needs its game: name the game too")
+			return place, handNeedsGame()
 		}
 		return place, nil
 	}
@@ -184,17 +194,17 @@ func (t *tournamentRoutes) placeProposal(who caller, table string, in *scoreNow)
 	defer t.mu.Unlock()
 	g, ok := t.games[in.Game]
 	if !ok || g.game.Table != table {
-		return place, problem(http.StatusNotFound, codeNotFound, "no game with this id is played at this table")
+		return place, fault.New(fault.NotFound, codeNotFound, "no game with this id is played at this table")
 	}
 	if g.game.Over {
-		return place, problem(http.StatusConflict, scoring.CodeBadRequest, "game "+g.game.ID+" is over: there is no hand to score")
+		return place, fault.New(fault.Conflict, scoring.CodeBadRequest, "game "+g.game.ID+" is over: there is no hand to score")
 	}
 	next := len(g.game.Hands) + 1
 	if in.Hand == 0 {
 		in.Hand = next
 	}
 	if in.Hand != next {
-		return place, problem(http.StatusConflict, scoring.CodeBadRequest, fmt.Sprintf("game %s is at hand %d: the camera scores the hand being played (leave hand out)", g.game.ID, next))
+		return place, fault.Newf(fault.Conflict, scoring.CodeBadRequest, "game %s is at hand %d: the camera scores the hand being played (leave hand out)", g.game.ID, next)
 	}
 	rules := g.game.Rules
 	if in.Request.Rules == "" {
@@ -204,7 +214,7 @@ func (t *tournamentRoutes) placeProposal(who caller, table string, in *scoreNow)
 		in.Request.Preset = rules.Preset
 	}
 	if in.Request.Rules != rules.Rules || in.Request.Preset != rules.Preset {
-		return place, problem(http.StatusBadRequest, scoring.CodeBadRequest, fmt.Sprintf("game %s is played under %s rules (preset %q): leave rules and preset out, or name those", g.game.ID, rules.Rules, rules.Preset))
+		return place, fault.Newf(fault.Invalid, scoring.CodeBadRequest, "game %s is played under %s rules (preset %q): leave rules and preset out, or name those", g.game.ID, rules.Rules, rules.Preset)
 	}
 	place.game, place.hand = g.game.ID, next
 	if who.role == roleTable {
@@ -212,7 +222,7 @@ func (t *tournamentRoutes) placeProposal(who caller, table string, in *scoreNow)
 			g.proposed = map[int]int{}
 		}
 		if g.proposed[next] >= maxProposalsPerHand {
-			return place, problem(http.StatusTooManyRequests, codeTooManyProposals, fmt.Sprintf("the camera proposed hand %d %d times already: ask the referee to score it", next, maxProposalsPerHand))
+			return place, fault.Newf(fault.Exhausted, codeTooManyProposals, "the camera proposed hand %d %d times already: ask the referee to score it", next, maxProposalsPerHand)
 		}
 		g.proposed[next]++
 		place.release = func() {
@@ -291,7 +301,7 @@ func (t *tournamentRoutes) need(roles ...role) echo.MiddlewareFunc {
 			who, ok := t.who(c)
 			if !ok {
 				c.Response().Header().Set("WWW-Authenticate", `Bearer realm="mjscan tournament"`)
-				return problem(http.StatusUnauthorized, codeUnauthorized, "this needs a referee, organiser or table token: send it as Authorization: Bearer <token>")
+				return fault.New(fault.Unauthorised, codeUnauthorized, "this needs a referee, organiser or table token: send it as Authorization: Bearer <token>")
 			}
 			if who.over {
 				c.Response().Header().Set("WWW-Authenticate", `Bearer realm="mjscan tournament", error="invalid_token"`)
@@ -303,7 +313,7 @@ func (t *tournamentRoutes) need(roles ...role) echo.MiddlewareFunc {
 					return next(c)
 				}
 			}
-			return problem(http.StatusForbidden, codeForbidden, fmt.Sprintf("a %s token may not do this; ask the %s", who.role, roles[0]))
+			return fault.Newf(fault.Forbidden, codeForbidden, "a %s token may not do this; ask the %s", who.role, roles[0])
 		}
 	}
 }

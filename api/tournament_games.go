@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"mjscan/internal/fault"
 	"mjscan/referee"
 	"mjscan/scoring"
 	"mjscan/tournament"
@@ -52,7 +53,7 @@ func (t *tournamentRoutes) postGame(c echo.Context) error {
 		return err
 	}
 	if in.ID == "" || in.Table == "" || strings.HasPrefix(in.ID, tournamentLogPrefix) {
-		return problem(http.StatusBadRequest, scoring.CodeBadRequest, "a game needs an id (not starting with "+tournamentLogPrefix+") and a table")
+		return fault.New(fault.Invalid, scoring.CodeBadRequest, "a game needs an id (not starting with "+tournamentLogPrefix+") and a table")
 	}
 	players, err := fourSeats(in.Players)
 	if err != nil {
@@ -60,7 +61,7 @@ func (t *tournamentRoutes) postGame(c echo.Context) error {
 	}
 	g, err := tournament.NewGame(in.ID, in.Table, in.Rules, players)
 	if err != nil {
-		return problem(http.StatusBadRequest, scoring.CodeBadRequest, err.Error())
+		return fault.Wrap(err, fault.Invalid, scoring.CodeBadRequest, err.Error())
 	}
 	tok := make([]byte, 18)
 	if _, err := rand.Read(tok); err != nil {
@@ -71,18 +72,22 @@ func (t *tournamentRoutes) postGame(c echo.Context) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if _, dup := t.games[in.ID]; dup {
-		return problem(http.StatusConflict, scoring.CodeBadRequest, "a game with this id exists already")
+		return gameExists()
 	}
 	start := gameStart{ID: in.ID, Table: in.Table, Rules: in.Rules, Players: players, TokenSHA256: tg.tokenHash}
 	if err := t.logEntry(c.Request().Context(), &tg.logged, in.ID, logStart, string(callerOf(c).role), start); err != nil {
 		if errors.Is(err, referee.ErrSeqTaken) {
-			return problem(http.StatusConflict, scoring.CodeBadRequest, "a game with this id exists already")
+			return gameExists()
 		}
 		return err
 	}
 	t.games[in.ID] = tg
 	t.order = append(t.order, in.ID)
 	return c.JSON(http.StatusCreated, GameResponse{Game: g, TableToken: token, Versions: t.s.versions()})
+}
+
+func gameExists() *fault.Error {
+	return fault.New(fault.Conflict, scoring.CodeBadRequest, "a game with this id exists already")
 }
 
 // game finds a game the caller may see.
@@ -134,9 +139,9 @@ func (t *tournamentRoutes) postHand(c echo.Context) error {
 	if err != nil {
 		var se *scoring.Error
 		if errors.As(err, &se) {
-			return problem(http.StatusUnprocessableEntity, se.Code, se.Message)
+			return fault.Wrap(err, fault.Unprocessable, se.Code, se.Message)
 		}
-		return problem(http.StatusUnprocessableEntity, scoring.CodeBadRequest, err.Error())
+		return fault.Wrap(err, fault.Unprocessable, scoring.CodeBadRequest, err.Error())
 	}
 	if err := t.logEntry(c.Request().Context(), &g.logged, g.game.ID, logPlay, string(callerOf(c).role), p); err != nil {
 		return err

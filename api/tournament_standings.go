@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"mjscan/internal/fault"
 	"mjscan/scoring"
 	"mjscan/tournament"
 )
@@ -21,7 +22,7 @@ func (t *tournamentRoutes) getMJAI(c echo.Context) error {
 	err = g.game.MJAI(&buf)
 	t.mu.Unlock()
 	if err != nil {
-		return problem(http.StatusUnprocessableEntity, scoring.CodeBadRequest, err.Error())
+		return fault.Wrap(err, fault.Unprocessable, scoring.CodeBadRequest, err.Error())
 	}
 	// One JSON event a line, as MJAI logs are kept (plain text, so a
 	// browser shows it).
@@ -42,7 +43,7 @@ func (t *tournamentRoutes) getStandings(c echo.Context) error {
 	for _, id := range ids {
 		g, ok := t.games[id]
 		if !ok {
-			return problem(http.StatusNotFound, codeNotFound, "no game "+quoteID(id))
+			return fault.New(fault.NotFound, codeNotFound, "no game "+quoteID(id))
 		}
 		games = append(games, g.game)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"mjscan/calibration"
 	"mjscan/internal/app"
+	"mjscan/internal/fault"
 	"mjscan/referee"
 	"mjscan/scoring"
 	"mjscan/tournament"
@@ -50,7 +51,7 @@ func (t *tournamentRoutes) postTable(c echo.Context) error {
 		return idProblem(err)
 	}
 	if !(strings.HasPrefix(ts.SnapshotURL, "http://") || strings.HasPrefix(ts.SnapshotURL, "https://")) {
-		return problem(http.StatusBadRequest, scoring.CodeBadRequest, "a table needs a name and an http(s) snapshot_url that answers one JPEG")
+		return fault.New(fault.Invalid, scoring.CodeBadRequest, "a table needs a name and an http(s) snapshot_url that answers one JPEG")
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -95,14 +96,14 @@ func (t *tournamentRoutes) postCalibrate(c echo.Context) error {
 	// The snapshot waits on the network: it holds a place, not a worker.
 	frame, err := calibration.DefaultCamera.Snapshot(ctx, ts.SnapshotURL)
 	if err != nil {
-		return problem(http.StatusBadGateway, codeRecognition, err.Error())
+		return fault.Wrap(err, fault.Upstream, codeRecognition, err.Error())
 	}
 	var cal *calibration.Calibration
 	err = t.s.decodeWork(ctx, photoPixels(frame), func() error {
 		var err error
 		cal, err = calibration.Calibrate(frame, calibration.GreenFelt, ts.Near)
 		if err != nil {
-			return problem(http.StatusUnprocessableEntity, codeRecognition, err.Error())
+			return fault.Wrap(err, fault.Unprocessable, codeRecognition, err.Error())
 		}
 		return nil
 	})
@@ -139,10 +140,10 @@ func (t *tournamentRoutes) postScoreNow(c echo.Context) error {
 		return err
 	}
 	if ts.Calibration == nil {
-		return problem(http.StatusConflict, scoring.CodeBadRequest, "the table is not calibrated yet: the organiser calibrates it first")
+		return fault.New(fault.Conflict, scoring.CodeBadRequest, "the table is not calibrated yet: the organiser calibrates it first")
 	}
 	if t.s.deps.Recognizer == nil {
-		return problem(http.StatusServiceUnavailable, codeNoRecognition, "photo recognition is not available on this service")
+		return fault.New(fault.Unavailable, codeNoRecognition, "photo recognition is not available on this service")
 	}
 	var in scoreNow
 	if err := bindStrict(c, "the seat and the hand's situation", &in); err != nil {
@@ -159,7 +160,7 @@ func (t *tournamentRoutes) postScoreNow(c echo.Context) error {
 		}
 	}()
 	if in.Request.Rules == "" {
-		return problem(http.StatusBadRequest, scoring.CodeBadRequest, "request.rules names the rule set to score under")
+		return fault.New(fault.Invalid, scoring.CodeBadRequest, "request.rules names the rule set to score under")
 	}
 	ctx, leave, err := t.s.admitted(c.Request().Context())
 	if err != nil {

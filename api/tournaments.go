@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"mjscan/internal/fault"
 	"mjscan/referee"
 	"mjscan/scoring"
 	"mjscan/tournament"
@@ -36,21 +37,21 @@ func (t *tournamentRoutes) postTournament(c echo.Context) error {
 		return err
 	}
 	if in.ID == "" {
-		return problem(http.StatusBadRequest, scoring.CodeBadRequest, "a tournament needs an id")
+		return fault.New(fault.Invalid, scoring.CodeBadRequest, "a tournament needs an id")
 	}
 	tour, err := tournament.NewMSMC(in.ID, in.Entrants, in.Organizer)
 	if err != nil {
-		return problem(http.StatusBadRequest, scoring.CodeBadRequest, err.Error())
+		return fault.Wrap(err, fault.Invalid, scoring.CodeBadRequest, err.Error())
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if _, dup := t.tours[in.ID]; dup {
-		return problem(http.StatusConflict, scoring.CodeBadRequest, "a tournament with this id exists already")
+		return tournamentExists()
 	}
 	st := &tourState{tour: tour}
 	if err := t.logEntry(c.Request().Context(), &st.logged, tournamentLogPrefix+in.ID, logTournament, string(callerOf(c).role), in); err != nil {
 		if errors.Is(err, referee.ErrSeqTaken) {
-			return problem(http.StatusConflict, scoring.CodeBadRequest, "a tournament with this id exists already")
+			return tournamentExists()
 		}
 		return err
 	}
@@ -58,10 +59,14 @@ func (t *tournamentRoutes) postTournament(c echo.Context) error {
 	return c.JSON(http.StatusCreated, t.tourView(tour))
 }
 
+func tournamentExists() *fault.Error {
+	return fault.New(fault.Conflict, scoring.CodeBadRequest, "a tournament with this id exists already")
+}
+
 func (t *tournamentRoutes) tour(c echo.Context) (*tourState, error) {
 	st, ok := t.tours[c.Param("id")]
 	if !ok {
-		return nil, problem(http.StatusNotFound, codeNotFound, "no tournament with this id")
+		return nil, fault.New(fault.NotFound, codeNotFound, "no tournament with this id")
 	}
 	return st, nil
 }
@@ -122,13 +127,13 @@ func (t *tournamentRoutes) postTournamentGame(c echo.Context) error {
 	}
 	g, ok := t.games[in.Game]
 	if !ok {
-		return problem(http.StatusNotFound, codeNotFound, "no game "+quoteID(in.Game))
+		return fault.New(fault.NotFound, codeNotFound, "no game "+quoteID(in.Game))
 	}
 	ctx := c.Request().Context()
 	by := string(callerOf(c).role)
 	// Check first, so a refused game is neither ended nor logged.
 	if err := st.tour.CheckAdd(in.Stage, in.Table, g.game); err != nil {
-		return problem(http.StatusConflict, scoring.CodeBadRequest, err.Error())
+		return fault.Wrap(err, fault.Conflict, scoring.CodeBadRequest, err.Error())
 	}
 	if !g.game.Over {
 		if err := t.logEntry(ctx, &g.logged, g.game.ID, logEnd, by, map[string]bool{"ended": true}); err != nil {
@@ -160,7 +165,7 @@ func (t *tournamentRoutes) postPenalty(c echo.Context) error {
 	// Fix the stage now, so replaying the log later gives the same one.
 	p, err = st.tour.CheckPenalty(p)
 	if err != nil {
-		return problem(http.StatusBadRequest, scoring.CodeBadRequest, err.Error())
+		return fault.Wrap(err, fault.Invalid, scoring.CodeBadRequest, err.Error())
 	}
 	if err := t.logEntry(c.Request().Context(), &st.logged, tournamentLogPrefix+st.tour.Name, logPenalty, string(callerOf(c).role), p); err != nil {
 		return err

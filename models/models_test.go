@@ -1,9 +1,13 @@
 package models
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 // TestShippedModelsLoad: every shipped model matches its manifest's
@@ -81,5 +85,86 @@ func TestShippedClassifierLies(t *testing.T) {
 	}
 	if m.Lying == nil || m.Lying.Index != len(m.Labels) || len(m.Output.Shape) != 2 || m.Output.Shape[1] != len(m.Labels)+1 {
 		t.Errorf("lying output %+v, output shape %v: want one more logit after the %d labels'", m.Lying, m.Output.Shape, len(m.Labels))
+	}
+}
+
+// TestLoadRefusesBadPreprocess: a manifest whose preprocess block lacks a
+// value its model needs, or holds one out of range, is refused at load
+// with a message naming the field.
+func TestLoadRefusesBadPreprocess(t *testing.T) {
+	net := []byte("not a network, but its checksum matches")
+	sum := sha256.Sum256(net)
+	manifest := func(t *testing.T, name string, edit func(pre map[string]any, m map[string]any)) fstest.MapFS {
+		raw, err := files.ReadFile(name + ".json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(raw, &m); err != nil {
+			t.Fatal(err)
+		}
+		m["file"], m["sha256"] = "net.onnx", hex.EncodeToString(sum[:])
+		edit(m["preprocess"].(map[string]any), m)
+		out, err := json.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fstest.MapFS{name + ".json": {Data: out}, "net.onnx": {Data: net}}
+	}
+	for _, c := range []struct {
+		model, why, field string
+		edit              func(pre, m map[string]any)
+	}{
+		{"tile_classifier", "no block", "no preprocess block", func(pre, m map[string]any) { delete(m, "preprocess") }},
+		{"tile_classifier", "no margin", "preprocess.margin is missing", func(pre, m map[string]any) { delete(pre, "margin") }},
+		{"tile_classifier", "null margin", "preprocess.margin is missing", func(pre, m map[string]any) { pre["margin"] = nil }},
+		{"tile_classifier", "no turn aspect", "preprocess.turn_aspect is missing", func(pre, m map[string]any) { delete(pre, "turn_aspect") }},
+		{"tile_classifier", "margin too large", "preprocess.margin is 0.9", func(pre, m map[string]any) { pre["margin"] = 0.9 }},
+		{"tile_classifier", "margin negative", "preprocess.margin is -0.1", func(pre, m map[string]any) { pre["margin"] = -0.1 }},
+		{"tile_classifier", "turn aspect below 1", "preprocess.turn_aspect is 0.5", func(pre, m map[string]any) { pre["turn_aspect"] = 0.5 }},
+		{"tile_classifier", "no scale", "preprocess.scale is missing", func(pre, m map[string]any) { delete(pre, "scale") }},
+		{"tile_classifier", "zero scale", "preprocess.scale is 0", func(pre, m map[string]any) { pre["scale"] = 0 }},
+		{"tile_classifier", "scale above 1", "preprocess.scale is 255", func(pre, m map[string]any) { pre["scale"] = 255 }},
+		{"tile_classifier", "two means", "preprocess.mean has 2 values", func(pre, m map[string]any) { pre["mean"] = []float64{0, 0} }},
+		{"tile_classifier", "mean out of range", "preprocess.mean is [0 300 0]", func(pre, m map[string]any) { pre["mean"] = []float64{0, 300, 0} }},
+		{"tile_classifier", "unknown resize", `preprocess.resize is "bilinear"`, func(pre, m map[string]any) { pre["resize"] = "bilinear" }},
+		{"tile_classifier", "no resize", "preprocess.resize is missing", func(pre, m map[string]any) { delete(pre, "resize") }},
+		{"tile_detector", "no pad", "preprocess.pad is missing", func(pre, m map[string]any) { delete(pre, "pad") }},
+		{"tile_detector", "pad of one channel", "preprocess.pad has 1 values", func(pre, m map[string]any) { pre["pad"] = []float64{114} }},
+		{"tile_detector", "pad not whole", "preprocess.pad is [114 114.5 114]", func(pre, m map[string]any) { pre["pad"] = []float64{114, 114.5, 114} }},
+		{"tile_detector", "pad out of range", "preprocess.pad is [114 114 256]", func(pre, m map[string]any) { pre["pad"] = []float64{114, 114, 256} }},
+	} {
+		t.Run(c.model+"/"+c.why, func(t *testing.T) {
+			_, _, err := load(manifest(t, c.model, c.edit), c.model)
+			if err == nil || !strings.Contains(err.Error(), c.field) || !strings.Contains(err.Error(), "model "+c.model) {
+				t.Fatalf("got %v, want an error naming the model and %q", err, c.field)
+			}
+		})
+	}
+	// The same manifests, unedited, load: the checks above refuse only
+	// what they name.
+	for _, name := range []string{"tile_classifier", "tile_detector"} {
+		if _, _, err := load(manifest(t, name, func(pre, m map[string]any) {}), name); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// TestShippedPreprocess: the shipped manifests carry the preprocessing the
+// models were trained with (models/train/common.py reads the same blocks).
+func TestShippedPreprocess(t *testing.T) {
+	cls, _, err := Load("tile_classifier")
+	if err != nil {
+		t.Fatal(err)
+	}
+	det, _, err := Load("tile_detector")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := cls.Preprocess; p.Margin != 0.06 || p.TurnAspect != 1.15 || p.Resize != "area" || p.Interpolation() != 3 || p.Scale != 1/255.0 || fmt.Sprint(p.Mean) != "[0 0 0]" {
+		t.Errorf("classifier preprocess %+v", p)
+	}
+	if p := det.Preprocess; fmt.Sprint(p.Pad) != "[114 114 114]" || p.Resize != "area" || p.Scale != 1/255.0 || fmt.Sprint(p.Mean) != "[0 0 0]" {
+		t.Errorf("detector preprocess %+v", p)
 	}
 }

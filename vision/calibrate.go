@@ -209,7 +209,7 @@ func Calibrate(rec *Recognizer, photo []byte) (*Bank, error) {
 	bank := &Bank{Format: BankFormat, Version: BankVersion, Width: bankWidth, Height: bankHeight}
 	for r, row := range rows {
 		for k, i := range row {
-			c := cutTurned(img, boxes[i], 0, bankWidth, bankHeight)
+			c := cutTurned(img, boxes[i], 0, bankWidth, bankHeight, rec.cls.Preprocess)
 			if c.Empty() || c.Type() != gocv.MatTypeCV8UC3 {
 				c.Close()
 				return nil, fmt.Errorf("%w: tile %s (row %d, tile %d) is too small to cut out; take the photo closer", ErrBadGrid, codes[r][k], r+1, k+1)
@@ -226,12 +226,12 @@ func Calibrate(rec *Recognizer, photo []byte) (*Bank, error) {
 		var cut []box
 		for r, row := range rows {
 			for k, i := range row {
-				if bank.addExample(img, boxes[i], codes[r][k], "grid") {
+				if bank.addExample(img, boxes[i], codes[r][k], "grid", rec.cls.Preprocess) {
 					cut = append(cut, boxes[i])
 				}
 			}
 		}
-		bank.addBackground(img, cut, len(cut)/3, "grid")
+		bank.addBackground(img, cut, len(cut)/3, "grid", rec.cls.Preprocess)
 		bank.Taught = nil // the grid is not a photo evaluation would meet
 		if err := bank.Fit(rec); err != nil {
 			return nil, err

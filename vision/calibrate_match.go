@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"gocv.io/x/gocv"
+
+	"mjscan/models"
 )
 
 // How a bank's verdict weighs against the network's. Scores are
@@ -42,19 +44,22 @@ type bankView struct {
 	bank    *Bank
 	montage gocv.Mat // the prepared templates, one under another
 	blank   []bool   // templates with nothing on them to match
+	// crop is the classifier's preprocess block: a photo's tile is cut
+	// for matching as the classifier cuts it.
+	crop models.Preprocess
 }
 
 // view gives the bank's templates ready to match. They are prepared once
 // for the bank (prepared) and each photo gets its own Mat of them, closed
-// with the view.
-func (b *Bank) view() *bankView {
+// with the view; crop is the classifier's preprocess block.
+func (b *Bank) view(crop models.Preprocess) *bankView {
 	p := b.prepared()
 	W, H, n := b.Width, b.Height, len(b.Templates)
 	m, err := gocv.NewMatFromBytes(max(1, n)*H, W, gocv.MatTypeCV8UC3, p.montage)
 	if err != nil {
 		m = gocv.NewMatWithSize(max(1, n)*H, W, gocv.MatTypeCV8UC3)
 	}
-	return &bankView{bank: b, montage: m, blank: p.blank}
+	return &bankView{bank: b, montage: m, blank: p.blank, crop: crop}
 }
 
 // bankPrep is a bank's templates as matched: one column of prepared cuts.
@@ -224,7 +229,7 @@ func edgeAngle(img gocv.Mat, b box) float64 {
 // template's best score in out; false when the tile cannot be cut.
 func (v *bankView) scoreTurned(img gocv.Mat, b box, deg float64, out []float64) bool {
 	W, H, n := v.bank.Width, v.bank.Height, len(v.blank)
-	crop := cutTurned(img, b, deg, W, H)
+	crop := cutTurned(img, b, deg, W, H, v.crop)
 	defer crop.Close()
 	if crop.Empty() || crop.Type() != gocv.MatTypeCV8UC3 || crop.Cols() != W || crop.Rows() != H {
 		return false
@@ -271,12 +276,13 @@ func (v *bankView) scoreTurned(img gocv.Mat, b box, deg float64, out []float64) 
 // turned deg degrees clockwise: the box of a turned tile is larger than
 // the tile, so the tile's own size is worked out from the box and the
 // angle. A box wider than tall is a tile lying across, turned upright as
-// cropTile does. It returns an empty Mat when the box and the angle do not
-// fit together.
-func cutTurned(img gocv.Mat, b box, deg float64, W, H int) gocv.Mat {
+// cropTile does; the classifier's preprocess block pre gives the turn
+// aspect and the margin. It returns an empty Mat when the box and the
+// angle do not fit together.
+func cutTurned(img gocv.Mat, b box, deg float64, W, H int, pre models.Preprocess) gocv.Mat {
 	out := gocv.NewMat()
 	ew, eh, base := b.w(), b.h(), 0.0
-	if ew > sidewaysAspect*eh {
+	if ew > pre.TurnAspect*eh {
 		ew, eh, base = eh, ew, -90
 	}
 	a := deg * math.Pi / 180
@@ -289,7 +295,7 @@ func cutTurned(img gocv.Mat, b box, deg float64, W, H int) gocv.Mat {
 	if w < 4 || h < 4 {
 		return out
 	}
-	w, h = w*(1+2*cropMargin), h*(1+2*cropMargin)
+	w, h = w*(1+2*pre.Margin), h*(1+2*pre.Margin)
 	// Forward map, photo to cut (at twice the size, then shrunk by area
 	// so that small faces are not aliased): about the box's centre, turn
 	// back by the angle, then scale the tile to the cut.

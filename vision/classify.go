@@ -11,14 +11,6 @@ import (
 	"mjscan/models"
 )
 
-// cropMargin grows a box on each side before the tile is cut out, and
-// sidewaysAspect is the width/height above which a crop is turned upright.
-// Both repeat models/train/common.py: the classifier saw crops made this way.
-const (
-	cropMargin     = 0.06
-	sidewaysAspect = 1.15
-)
-
 // reading is the classifier's verdict on one tile: labels and
 // probabilities, best first; whether its crop was turned upright (a wide
 // box); and, from a classifier with the lying-across output, the
@@ -36,12 +28,14 @@ type reading struct {
 	all []float64
 }
 
-// cropTile cuts one tile out of the photo as the classifier expects it:
-// portrait, at the manifest's input size, and says whether it turned the
-// cut a quarter to get there. It returns an empty Mat when the box holds
-// too few pixels.
-func cropTile(img gocv.Mat, b box, w, h int) (gocv.Mat, bool) {
-	mx, my := b.w()*cropMargin, b.h()*cropMargin
+// cropTile cuts one tile out of the photo as the classifier expects it
+// (its manifest's preprocess block: the box grown by the margin, a cut
+// wider than the turn aspect turned upright, resized): portrait, at the
+// manifest's input size, and says whether it turned the cut a quarter to
+// get there. It returns an empty Mat when the box holds too few pixels.
+func cropTile(img gocv.Mat, b box, m *models.Manifest) (gocv.Mat, bool) {
+	pre, w, h := m.Preprocess, m.Input.Width, m.Input.Height
+	mx, my := b.w()*pre.Margin, b.h()*pre.Margin
 	r := image.Rect(
 		max(0, int(math.Round(b.x0-mx))), max(0, int(math.Round(b.y0-my))),
 		min(img.Cols(), int(math.Round(b.x1+mx))), min(img.Rows(), int(math.Round(b.y1+my))))
@@ -51,14 +45,14 @@ func cropTile(img gocv.Mat, b box, w, h int) (gocv.Mat, bool) {
 	}
 	region := img.Region(r)
 	defer region.Close()
-	turn := float64(r.Dx()) > sidewaysAspect*float64(r.Dy())
+	turn := float64(r.Dx()) > pre.TurnAspect*float64(r.Dy())
 	if turn {
 		upright := gocv.NewMat()
 		defer upright.Close()
 		gocv.Rotate(region, &upright, gocv.Rotate90Clockwise)
-		gocv.Resize(upright, &out, image.Pt(w, h), 0, 0, gocv.InterpolationArea)
+		gocv.Resize(upright, &out, image.Pt(w, h), 0, 0, interpolation(pre))
 	} else {
-		gocv.Resize(region, &out, image.Pt(w, h), 0, 0, gocv.InterpolationArea)
+		gocv.Resize(region, &out, image.Pt(w, h), 0, 0, interpolation(pre))
 	}
 	return out, turn
 }
@@ -87,7 +81,7 @@ func classify(net *gocv.Net, m *models.Manifest, img gocv.Mat, boxes []box) []re
 	defer closeAll(crops)
 	turns := make([]bool, len(boxes))
 	for i, b := range boxes {
-		c, turn := cropTile(img, b, w, h)
+		c, turn := cropTile(img, b, m)
 		turns[i] = turn
 		if c.Empty() {
 			c.Close()
@@ -172,7 +166,7 @@ func classify(net *gocv.Net, m *models.Manifest, img gocv.Mat, boxes []box) []re
 func forward(net *gocv.Net, m *models.Manifest, crops []gocv.Mat, row int) ([]float32, []float32) {
 	blob := gocv.NewMat()
 	defer blob.Close()
-	gocv.BlobFromImages(crops, &blob, m.Input.Scale, image.Pt(m.Input.Width, m.Input.Height), gocv.NewScalar(0, 0, 0, 0), false, false, gocv.MatTypeCV32F)
+	gocv.BlobFromImages(crops, &blob, m.Preprocess.Scale, image.Pt(m.Input.Width, m.Input.Height), mean(m.Preprocess), false, false, gocv.MatTypeCV32F)
 	net.SetInput(blob, m.Input.Name)
 	if m.Features == nil {
 		out := net.Forward(m.Output.Name)
@@ -190,6 +184,16 @@ func forward(net *gocv.Net, m *models.Manifest, crops []gocv.Mat, row int) ([]fl
 		return logits, nil
 	}
 	return logits, feats
+}
+
+// interpolation is OpenCV's flag for a preprocess block's resize.
+func interpolation(p models.Preprocess) gocv.InterpolationFlags {
+	return gocv.InterpolationFlags(p.Interpolation())
+}
+
+// mean is a preprocess block's mean as the blob functions take it (BGR).
+func mean(p models.Preprocess) gocv.Scalar {
+	return gocv.NewScalar(p.Mean[0], p.Mean[1], p.Mean[2], 0)
 }
 
 // copyFloats copies a float Mat's n values, or gives nil when it holds

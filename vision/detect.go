@@ -65,26 +65,23 @@ func nms(bs []box, thr float64) []box {
 	return out
 }
 
-// padGrey is the letterbox colour the detector was trained with beside
-// photos that do not fill its square input.
-var padGrey = color.RGBA{114, 114, 114, 0}
-
 // detect finds the tiles in a BGR photo. The whole photo is scaled to fit the
 // detector's square input, keeping its aspect ratio: the training photos show
-// whole tables at this scale, so tiles keep the size the network knows.
+// whole tables at this scale, so tiles keep the size the network knows. The
+// manifest's preprocess block says how it is resized and padded.
 func detect(net *gocv.Net, m *models.Manifest, img gocv.Mat) []box {
-	side := m.Input.Width
+	side, pre := m.Input.Width, m.Preprocess
 	W, H := img.Cols(), img.Rows()
 	scale := float64(side) / float64(max(W, H))
 	nw := min(side, max(1, int(math.Round(float64(W)*scale))))
 	nh := min(side, max(1, int(math.Round(float64(H)*scale))))
 	resized := gocv.NewMat()
 	defer resized.Close()
-	gocv.Resize(img, &resized, image.Pt(nw, nh), 0, 0, gocv.InterpolationArea)
+	gocv.Resize(img, &resized, image.Pt(nw, nh), 0, 0, interpolation(pre))
 	padded := gocv.NewMat()
 	defer padded.Close()
-	gocv.CopyMakeBorder(resized, &padded, 0, side-nh, 0, side-nw, gocv.BorderConstant, padGrey)
-	blob := gocv.BlobFromImage(padded, m.Input.Scale, image.Pt(side, side), gocv.NewScalar(0, 0, 0, 0), false, false)
+	gocv.CopyMakeBorder(resized, &padded, 0, side-nh, 0, side-nw, gocv.BorderConstant, padColour(pre))
+	blob := gocv.BlobFromImage(padded, pre.Scale, image.Pt(side, side), mean(pre), false, false)
 	defer blob.Close()
 	net.SetInput(blob, m.Input.Name)
 	out := net.Forward(m.Output.Name)
@@ -116,6 +113,11 @@ func detect(net *gocv.Net, m *models.Manifest, img gocv.Mat) []box {
 		}
 	}
 	return nms(found, m.Decode.NMSIoU)
+}
+
+// padColour is a detector's letterbox colour (the manifest gives it BGR).
+func padColour(p models.Preprocess) color.RGBA {
+	return color.RGBA{R: uint8(p.Pad[2]), G: uint8(p.Pad[1]), B: uint8(p.Pad[0])}
 }
 
 // isPeak says whether heat at (x, y) is the largest in its 3×3 neighbourhood

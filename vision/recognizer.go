@@ -232,7 +232,7 @@ func (r *Recognizer) recognizeMat(st *steps, img gocv.Mat) ([]TileSeen, error) {
 		boxes, reads = keep(boxes, reads, func(box, reading) bool { k++; return keepBox[k-1] })
 	}
 	if r.bank != nil && len(r.bank.Templates) > 0 {
-		v := r.bank.view()
+		v := r.bank.view(r.cls.Preprocess)
 		defer v.close()
 		reads = v.review(img, boxes, reads)
 	}

@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"gocv.io/x/gocv"
+
+	"mjscan/models"
 )
 
 // A taught tile set: the tiles of a player's own set, cut from photos whose
@@ -126,7 +128,7 @@ func (b *Bank) addPhoto(rec *Recognizer, p LabelledPhoto) (int, error) {
 		}
 		bx := box{x0: l.Box[0] / f, y0: l.Box[1] / f, x1: l.Box[2] / f, y1: l.Box[3] / f}
 		boxes = append(boxes, bx)
-		if b.addExample(img, bx, l.Tile, p.Name) {
+		if b.addExample(img, bx, l.Tile, p.Name, rec.cls.Preprocess) {
 			added++
 		}
 	}
@@ -139,16 +141,17 @@ func (b *Bank) addPhoto(rec *Recognizer, p LabelledPhoto) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	b.addBackground(img, boxes, max(4, added/3), p.Name, found...)
+	b.addBackground(img, boxes, max(4, added/3), p.Name, rec.cls.Preprocess, found...)
 	b.Taught = appendNew(b.Taught, p.Name)
-	b.addTemplates(img, p.Labels, f)
+	b.addTemplates(img, p.Labels, f, rec.cls.Preprocess)
 	return added, nil
 }
 
 // addBackground keeps up to n patches of the photo where no tile is: the
 // candidates first (boxes a detector found), then patches of the tiles'
-// size between them, none overlapping a tile.
-func (b *Bank) addBackground(img gocv.Mat, tiles []box, n int, photo string, candidates ...box) {
+// size between them, none overlapping a tile. pre is the classifier's
+// preprocess block, which says how a tile is cut.
+func (b *Bank) addBackground(img gocv.Mat, tiles []box, n int, photo string, pre models.Preprocess, candidates ...box) {
 	neg := 0
 	for _, c := range append(candidates, backgroundPatches(img, tiles, photo)...) {
 		if neg >= n {
@@ -157,24 +160,25 @@ func (b *Bank) addBackground(img gocv.Mat, tiles []box, n int, photo string, can
 		if overlapsAny(c, tiles, 0.05) {
 			continue
 		}
-		if b.addExample(img, c, noTile, photo) {
+		if b.addExample(img, c, noTile, photo, pre) {
 			neg++
 		}
 	}
 }
 
 // addTemplates keeps, for the colour matching of Bank.view, the first
-// labelled tile of each code not yet in the bank.
-func (b *Bank) addTemplates(img gocv.Mat, labels []Labelled, f float64) {
+// labelled tile of each code not yet in the bank, cut as the classifier's
+// preprocess block pre says.
+func (b *Bank) addTemplates(img gocv.Mat, labels []Labelled, f float64, pre models.Preprocess) {
 	for _, l := range labels {
 		if _, ok := b.template(l.Tile); ok {
 			continue
 		}
 		bx := box{x0: l.Box[0] / f, y0: l.Box[1] / f, x1: l.Box[2] / f, y1: l.Box[3] / f}
-		if bx.w() > bx.h()*sidewaysAspect {
+		if bx.w() > bx.h()*pre.TurnAspect {
 			continue // a template stands upright
 		}
-		c := cutTurned(img, bx, 0, bankWidth, bankHeight)
+		c := cutTurned(img, bx, 0, bankWidth, bankHeight, pre)
 		if !c.Empty() && c.Type() == gocv.MatTypeCV8UC3 {
 			b.Templates = append(b.Templates, Template{Code: l.Tile, Box: [4]int{int(l.Box[0]), int(l.Box[1]), int(l.Box[2]), int(l.Box[3])}, BGR: c.ToBytes()})
 		}
@@ -240,9 +244,10 @@ func backgroundPatches(img gocv.Mat, tiles []box, seed string) []box {
 }
 
 // addExample cuts one tile (upright, with exampleMargin around its box)
-// into the bank, keeping at most maxPerCode of a code.
-func (b *Bank) addExample(img gocv.Mat, bx box, code, photo string) bool {
-	c := cutExample(img, bx)
+// into the bank, keeping at most maxPerCode of a code; pre is the
+// classifier's preprocess block.
+func (b *Bank) addExample(img gocv.Mat, bx box, code, photo string, pre models.Preprocess) bool {
+	c := cutExample(img, bx, pre.TurnAspect)
 	defer c.Close()
 	if c.Empty() || c.Type() != gocv.MatTypeCV8UC3 || c.Cols() != exampleWidth || c.Rows() != exampleHeight {
 		return false
@@ -267,13 +272,14 @@ func (b *Bank) addExample(img gocv.Mat, bx box, code, photo string) bool {
 }
 
 // cutExample cuts a box with exampleMargin around it, turned upright
-// (clockwise, as cropTile turns) when it lies across.
-func cutExample(img gocv.Mat, b box) gocv.Mat {
+// (clockwise, as cropTile turns) when it lies across: wider than
+// turnAspect times its height (the classifier's preprocess block).
+func cutExample(img gocv.Mat, b box, turnAspect float64) gocv.Mat {
 	out := gocv.NewMat()
 	if b.w() < 4 || b.h() < 4 || img.Cols() < 8 || img.Rows() < 8 {
 		return out
 	}
-	turn := b.w() > sidewaysAspect*b.h()
+	turn := b.w() > turnAspect*b.h()
 	mx, my := b.w()*exampleMargin, b.h()*exampleMargin
 	want := image.Rect(int(math.Round(b.x0-mx)), int(math.Round(b.y0-my)), int(math.Round(b.x1+mx)), int(math.Round(b.y1+my)))
 	r := want.Intersect(image.Rect(0, 0, img.Cols(), img.Rows()))

@@ -10,6 +10,8 @@ import (
 	"sort"
 
 	"gocv.io/x/gocv"
+
+	"mjscan/models"
 )
 
 // How the head is fitted: each example is cut headViews times, shifted,
@@ -127,7 +129,7 @@ func (b *Bank) features(rec *Recognizer, index map[string]int) ([]float32, []int
 			continue
 		}
 		for v := 0; v < headViews; v++ {
-			c := augmentedCut(src, m.Input.Width, m.Input.Height, r, v == 0)
+			c := augmentedCut(src, m, r, v == 0)
 			if c.Empty() {
 				c.Close()
 				continue
@@ -154,13 +156,14 @@ func (b *Bank) features(rec *Recognizer, index map[string]int) ([]float32, []int
 	return X, y, right, tiles, nil
 }
 
-// augmentedCut cuts an example as the classifier reads a tile (its box
-// grown by cropMargin), at w×h; plain gives the cut as is, otherwise it is
-// shifted, scaled, turned and lit at random.
-func augmentedCut(src gocv.Mat, w, h int, r *rand.Rand, plain bool) gocv.Mat {
+// augmentedCut cuts an example as the classifier cls reads a tile (its box
+// grown by the preprocess block's margin), at its input size; plain gives
+// the cut as is, otherwise it is shifted, scaled, turned and lit at random.
+func augmentedCut(src gocv.Mat, cls *models.Manifest, r *rand.Rand, plain bool) gocv.Mat {
+	w, h, margin := cls.Input.Width, cls.Input.Height, cls.Preprocess.Margin
 	// The tile's box in the example, and the classifier's crop around it.
 	bw, bh := float64(exampleWidth)/(1+2*exampleMargin), float64(exampleHeight)/(1+2*exampleMargin)
-	cw, ch := bw*(1+2*cropMargin), bh*(1+2*cropMargin)
+	cw, ch := bw*(1+2*margin), bh*(1+2*margin)
 	cx, cy := float64(exampleWidth)/2, float64(exampleHeight)/2
 	angle := 0.0
 	if !plain {

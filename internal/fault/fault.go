@@ -48,10 +48,14 @@ const (
 	// Upstream: something the service depends on outside it (a table's
 	// camera) failed.
 	Upstream
+	// Exhausted: the caller has done this as often as it may (a table's
+	// proposals for one hand); unlike Busy, trying again soon does not
+	// help.
+	Exhausted
 )
 
 var kindNames = [...]string{"internal", "invalid", "unsupported", "unprocessable", "not found", "conflict",
-	"unauthorised", "forbidden", "too large", "busy", "timeout", "cancelled", "unavailable", "upstream"}
+	"unauthorised", "forbidden", "too large", "busy", "timeout", "cancelled", "unavailable", "upstream", "exhausted"}
 
 func (k Kind) String() string {
 	if k < 0 || int(k) >= len(kindNames) {
@@ -69,7 +73,11 @@ type Error struct {
 	// takes the kind's default.
 	Code    string
 	Message string
-	Cause   error
+	// Title, when set, is a short heading for the failure where the
+	// code's own would mislead (a tampered tile set is not a tampered
+	// record, though both are record_tampered).
+	Title string
+	Cause error
 	// Body, when set, is what the answer carries besides the error (the
 	// recognition of a photo whose hand could not be read, say).
 	Body any
@@ -97,6 +105,12 @@ func Newf(k Kind, code, format string, args ...any) *Error {
 // Wrap is New keeping cause for the log (and for errors.Is).
 func Wrap(cause error, k Kind, code, message string) *Error {
 	return &Error{Kind: k, Code: code, Message: message, Cause: cause}
+}
+
+// WithTitle returns e with its own heading.
+func (e *Error) WithTitle(title string) *Error {
+	e.Title = title
+	return e
 }
 
 // WithBody returns e carrying body in its answer.

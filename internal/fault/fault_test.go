@@ -25,7 +25,7 @@ func TestKindThroughWrapping(t *testing.T) {
 }
 
 func TestKindNames(t *testing.T) {
-	for k := Internal; k <= Upstream; k++ {
+	for k := Internal; k <= Exhausted; k++ {
 		if s := k.String(); s == "" || s[0] == 'K' {
 			t.Errorf("kind %d has no name", int(k))
 		}

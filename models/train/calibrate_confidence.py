@@ -11,7 +11,7 @@ import os
 import cv2
 import numpy as np
 
-from common import CLASSES, crop_tile, load_split, write_manifest
+from common import CLASSES, CLS_PRE, CROP_H, CROP_W, blob_args, crop_tile, load_split, write_manifest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -48,7 +48,8 @@ def main():
     def run(cs):
         out = []
         for i in range(0, len(cs), 256):
-            blob = cv2.dnn.blobFromImages(cs[i:i + 256], 1 / 255.0, (48, 64), (0, 0, 0), False, False)
+            scale, mean = blob_args(CLS_PRE)
+            blob = cv2.dnn.blobFromImages(cs[i:i + 256], scale, (CROP_W, CROP_H), mean, False, False)
             net.setInput(blob)
             out.append(net.forward(man["output"]["name"]).copy())
         # the labels' logits only: vision/classify.go takes their softmax

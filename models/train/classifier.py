@@ -16,8 +16,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from common import (CLASSES, CROP_W, CROP_H, PHOTO_ATTRIBUTION, crop_tile, crop_turned, load_dir, load_split,
-                    sha256_file, write_manifest, add_features_output)
+from common import (CLASSES, CLS_PRE, CLS_RESIZE, CROP_W, CROP_H, PHOTO_ATTRIBUTION, crop_tile, crop_turned, load_dir,
+                    load_split, sha256_file, to_input, write_manifest, add_features_output)
 
 torch.set_num_threads(1)
 random.seed(7)
@@ -94,7 +94,7 @@ def lying_crop(c, rng):
     h, w = c.shape[:2]
     keep = int(round(w * rng.uniform(0.75, 1.0)))
     x0 = (w - keep) // 2
-    return cv2.resize(c[:, x0:x0 + keep], (CROP_W, CROP_H), interpolation=cv2.INTER_AREA)
+    return cv2.resize(c[:, x0:x0 + keep], (CROP_W, CROP_H), interpolation=CLS_RESIZE)
 
 
 # The code of a training box that holds no tile (negatives).
@@ -191,14 +191,15 @@ def add_detector_boxes(train, onnx_path):
     """The recogniser reads the detector's boxes, not the labels': teach the
     classifier those too. Each detected box takes the code of the label box it
     overlaps at IoU >= 0.5; unmatched boxes are left out."""
-    from common import DET_SIZE
+    from common import DET_PRE, DET_RESIZE, DET_SIZE, blob_args
     from detector import decode, iou
     net = cv2.dnn.readNetFromONNX(onnx_path)
     out = []
     for img, boxes in train:
         H, W = img.shape[:2]
-        im = cv2.resize(img, (DET_SIZE, DET_SIZE), interpolation=cv2.INTER_AREA)
-        net.setInput(cv2.dnn.blobFromImage(im, 1 / 255.0))
+        im = cv2.resize(img, (DET_SIZE, DET_SIZE), interpolation=DET_RESIZE)
+        scale, mean = blob_args(DET_PRE)
+        net.setInput(cv2.dnn.blobFromImage(im, scale, mean=mean))
         maps = torch.from_numpy(net.forward()[0].copy())
         extra = []
         for x0, y0, x1, y1, _ in decode(maps, 0.3):
@@ -230,7 +231,7 @@ def evaluate(net, x, y):
     correct = 0
     with torch.no_grad():
         for i in range(0, len(x), 512):
-            correct += (net(x[i:i + 512].float() / 255.0)[:, :len(CLASSES)].argmax(1) == y[i:i + 512]).sum().item()
+            correct += (net(to_input(x[i:i + 512], CLS_PRE))[:, :len(CLASSES)].argmax(1) == y[i:i + 512]).sum().item()
     return correct / len(x)
 
 
@@ -282,7 +283,7 @@ def group_accuracy(net, x, y):
     """Crop accuracy per group of codes: ordinary, red fives, backs, kings/queens, jokers."""
     net.eval()
     with torch.no_grad():
-        pred = torch.cat([net(x[i:i + 512].float() / 255.0)[:, :len(CLASSES)].argmax(1) for i in range(0, len(x), 512)])
+        pred = torch.cat([net(to_input(x[i:i + 512], CLS_PRE))[:, :len(CLASSES)].argmax(1) for i in range(0, len(x), 512)])
     groups = {"ordinary": lambda c: c[1] in "mpszf" and c[0] != "0", "red": lambda c: c in ("0m", "0p", "0s"),
               "backs": lambda c: c == "0z", "kings": lambda c: c[1] == "k", "jokers": lambda c: c[1] == "j"}
     out = []
@@ -375,7 +376,7 @@ def main():
         tot = 0.0
         for i in range(0, len(x), 128):
             idx = perm[i:i + 128]
-            out = net(x[idx].float() / 255.0)
+            out = net(to_input(x[idx], CLS_PRE))
             loss = F.cross_entropy(out[:, :lying_col], y[idx], label_smoothing=0.05)
             if lying_share > 0:
                 loss = loss + F.binary_cross_entropy_with_logits(out[:, lying_col], lie[idx])
@@ -464,8 +465,8 @@ def export(net, args, dx, dy):
         "sha256": sha,
         "task": "classify one tile crop into a CONTRACT tile code",
         "input": {"name": "input", "shape": [1, 3, CROP_H, CROP_W], "width": CROP_W, "height": CROP_H,
-                  "channel_order": "BGR", "scale": 1 / 255.0, "mean": [0, 0, 0],
-                  "crop": "label box grown by 6% each side; a box wider than 1.15x its height is turned 90 degrees clockwise; resized with INTER_AREA"},
+                  "channel_order": "BGR"},
+        "preprocess": CLS_PRE,
         "output": {"name": "logits", "shape": [1, n + (1 if lying_share > 0 else 0)],
                    "activation": f"softmax over the first {n} logits (one per label)"},
         "labels": CLASSES,

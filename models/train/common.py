@@ -1,5 +1,7 @@
-"""Shared pieces of the training scripts: the photo labels, the tile classes
-and the crop geometry the Go recogniser repeats (vision/classify.go)."""
+"""Shared pieces of the training scripts: the photo labels, the tile classes,
+and the preprocessing the Go recogniser reads from the same place: each
+shipped model's manifest (models/*.json, its "preprocess" block; Go:
+models/models.go, vision/classify.go and vision/detect.go)."""
 import hashlib
 import json
 import os
@@ -22,9 +24,76 @@ PHOTO_ATTRIBUTION = ("Photos and labels from Chinese Mahjong Detection v4 (Robof
                      "labels converted to pixel boxes with tile codes and partly corrected.")
 
 CROP_W, CROP_H = 48, 64   # classifier input, portrait
-MARGIN = 0.06             # box grown by this share of its size on each side
 DET_SIZE = 384            # detector input side
 STRIDE = 4                # detector output stride
+
+MODELS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# OpenCV's interpolation for each resize name a preprocess block may give
+# (the same names models/models.go accepts).
+INTERPOLATIONS = {"nearest": cv2.INTER_NEAREST, "linear": cv2.INTER_LINEAR, "cubic": cv2.INTER_CUBIC,
+                  "area": cv2.INTER_AREA, "lanczos4": cv2.INTER_LANCZOS4}
+
+
+def check_preprocess(name, pre, detector=False, classifier=False):
+    """Refuse a preprocess block as models/models.go refuses it at load: a
+    value missing or out of range, naming the field."""
+    def bad(field, why):
+        raise SystemExit(f"model {name}: manifest field preprocess.{field} {why}")
+    need = ["scale", "mean", "resize"] + (["pad"] if detector else []) + (["margin", "turn_aspect"] if classifier else [])
+    for k in need:
+        if pre.get(k) is None:
+            bad(k, "is missing")
+    if not 0 < pre["scale"] <= 1:
+        bad("scale", f"is {pre['scale']}: want more than 0 and at most 1")
+    for field, whole in (("mean", False), ("pad", True)):
+        if field not in pre:
+            continue
+        v = pre[field]
+        if len(v) != 3 or not all(0 <= c <= 255 and (not whole or c == int(c)) for c in v):
+            bad(field, f"is {v}: want 3 values (blue, green, red) from 0 to 255")
+    if pre["resize"] not in INTERPOLATIONS:
+        bad("resize", f"is {pre['resize']!r}: want one of {', '.join(INTERPOLATIONS)}")
+    if not 0 <= pre.get("margin", 0) <= 0.5:
+        bad("margin", f"is {pre['margin']}: want 0 to 0.5")
+    if "turn_aspect" in pre and not 1 <= pre["turn_aspect"] <= 4:
+        bad("turn_aspect", f"is {pre['turn_aspect']}: want 1 to 4")
+    return pre
+
+
+def read_preprocess(name, **kind):
+    """The preprocess block of a shipped model's manifest (models/<name>.json),
+    checked. Training cuts, scales and pads as it says, and the export writes
+    it back into the new manifest."""
+    with open(os.path.join(MODELS, name + ".json")) as f:
+        pre = json.load(f).get("preprocess")
+    if pre is None:
+        raise SystemExit(f"model {name}: manifest has no preprocess block")
+    return check_preprocess(name, pre, **kind)
+
+
+CLS_PRE = read_preprocess("tile_classifier", classifier=True)
+DET_PRE = read_preprocess("tile_detector", detector=True)
+MARGIN = CLS_PRE["margin"]            # box grown by this share of its size on each side
+TURN_ASPECT = CLS_PRE["turn_aspect"]  # a cut wider than this times its height is turned upright
+CLS_RESIZE = INTERPOLATIONS[CLS_PRE["resize"]]
+DET_RESIZE = INTERPOLATIONS[DET_PRE["resize"]]
+
+
+def to_input(x, pre):
+    """A uint8 BGR batch (N, 3, H, W tensor) as the network reads it:
+    (pixel - mean) * scale, as OpenCV's blobFromImage makes it in the Go
+    recogniser. Written as a division by 1/scale: for the shipped 1/255 that
+    is a division by 255 exactly, the float32 arithmetic the models were
+    trained with."""
+    import torch
+    mean = torch.tensor(pre["mean"], dtype=torch.float32).view(1, 3, 1, 1)
+    return (x.float() - mean) / (1 / pre["scale"])
+
+
+def blob_args(pre):
+    """The scale and mean that cv2.dnn.blobFromImage(s) take for a model."""
+    return pre["scale"], tuple(float(c) for c in pre["mean"])
 
 
 def photos_dir():
@@ -62,9 +131,10 @@ def load_dir(d):
 
 
 def crop_tile(img, x0, y0, x1, y1):
-    """Cut a tile out of img, portrait, CROP_W x CROP_H. A box wider than it is
-    tall holds a tile lying sideways: it is turned a quarter turn clockwise.
-    Must match vision/classify.go."""
+    """Cut a tile out of img, portrait, CROP_W x CROP_H, as the classifier's
+    preprocess block says: the box grown by MARGIN on each side; a cut wider
+    than TURN_ASPECT times its height holds a tile lying sideways and is
+    turned a quarter turn clockwise. vision/classify.go cuts the same way."""
     w, h = x1 - x0, y1 - y0
     mx, my = w * MARGIN, h * MARGIN
     x0, x1 = x0 - mx, x1 + mx
@@ -75,9 +145,9 @@ def crop_tile(img, x0, y0, x1, y1):
     if ix1 - ix0 < 2 or iy1 - iy0 < 2:
         return None
     c = img[iy0:iy1, ix0:ix1]
-    if (ix1 - ix0) > 1.15 * (iy1 - iy0):
+    if (ix1 - ix0) > TURN_ASPECT * (iy1 - iy0):
         c = cv2.rotate(c, cv2.ROTATE_90_CLOCKWISE)
-    return cv2.resize(c, (CROP_W, CROP_H), interpolation=cv2.INTER_AREA)
+    return cv2.resize(c, (CROP_W, CROP_H), interpolation=CLS_RESIZE)
 
 
 def crop_turned(img, x0, y0, x1, y1, deg):

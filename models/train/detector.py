@@ -19,7 +19,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from common import DET_SIZE, PHOTO_ATTRIBUTION, STRIDE, load_dir, load_split, sha256_file, write_manifest
+from common import (DET_PRE, DET_RESIZE, DET_SIZE, PHOTO_ATTRIBUTION, STRIDE, load_dir, load_split, sha256_file, to_input,
+                    write_manifest)
 
 torch.set_num_threads(1)
 random.seed(5)
@@ -143,7 +144,7 @@ def sample(img, boxes, rng):
     s = DET_SIZE / max(H, W) * rng.uniform(*scale_range)
     sx, sy = s * rng.uniform(0.85, 1.15), s * rng.uniform(0.85, 1.15)
     nw, nh = max(8, int(W * sx)), max(8, int(H * sy))
-    im = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA)
+    im = cv2.resize(img, (nw, nh), interpolation=DET_RESIZE)
     bs = [(b[1] * nw / W, b[2] * nh / H, b[3] * nw / W, b[4] * nh / H) for b in boxes]
     canvas = np.full((CROP, CROP, 3), rng.randint(0, 255), np.uint8)
     ox = rng.randint(min(0, nw - CROP), max(0, nw - CROP))
@@ -225,8 +226,8 @@ def evaluate(net, dev, thr=0.3):
     tp = npred = ngt = 0
     with torch.no_grad():
         for img, boxes in dev:
-            im = cv2.resize(img, (DET_SIZE, DET_SIZE), interpolation=cv2.INTER_AREA)
-            x = torch.from_numpy(im).permute(2, 0, 1).float()[None] / 255.0
+            im = cv2.resize(img, (DET_SIZE, DET_SIZE), interpolation=DET_RESIZE)
+            x = to_input(torch.from_numpy(im).permute(2, 0, 1)[None], DET_PRE)
             out = net(x)[0]
             k = 640 / DET_SIZE
             pred = [(a * k, b * k, c * k, d * k, s) for a, b, c, d, s in decode(out, thr)]
@@ -312,7 +313,7 @@ def main():
                 hs.append(h)
                 rs.append(r)
                 ms.append(m)
-            x = torch.from_numpy(np.stack(xs)).permute(0, 3, 1, 2).float() / 255.0
+            x = to_input(torch.from_numpy(np.stack(xs)).permute(0, 3, 1, 2), DET_PRE)
             hm = torch.from_numpy(np.stack(hs))[:, None]
             rg = torch.from_numpy(np.stack(rs))
             mk = torch.from_numpy(np.stack(ms))[:, None]
@@ -344,8 +345,8 @@ def main():
         "sha256": sha,
         "task": "find every face-up tile: centre heatmap and box size at 1/4 resolution (CenterNet-style)",
         "input": {"name": "input", "shape": [1, 3, DET_SIZE, DET_SIZE], "width": DET_SIZE, "height": DET_SIZE,
-                  "channel_order": "BGR", "scale": 1 / 255.0, "mean": [0, 0, 0],
-                  "resize": "the photo is scaled to fit DET_SIZE keeping its aspect ratio and padded with grey (114) at the right and bottom"},
+                  "channel_order": "BGR"},
+        "preprocess": DET_PRE,
         "output": {"name": "maps", "shape": [1, 5, DET_SIZE // STRIDE, DET_SIZE // STRIDE], "stride": STRIDE,
                    "channels": ["centre score (sigmoid)", "log(width/stride)", "log(height/stride)", "x offset", "y offset"]},
         "decode": {"peak": "3x3 local maximum", "threshold": args.decode_threshold or best[0], "nms_iou": 0.5},
