@@ -96,15 +96,19 @@ def blob_args(pre):
     return pre["scale"], tuple(float(c) for c in pre["mean"])
 
 
-def photos_dir():
-    here = os.path.dirname(os.path.abspath(__file__))
-    d = here
+def shared_dir(*parts):
+    """A folder of shared/ (beside the repository or a folder above it)."""
+    d = os.path.dirname(os.path.abspath(__file__))
     while d != "/":
-        cand = os.path.join(os.path.dirname(d), "shared", "data", "photos")
+        cand = os.path.join(os.path.dirname(d), "shared", *parts)
         if os.path.isdir(cand):
             return cand
         d = os.path.dirname(d)
-    raise SystemExit("shared/data/photos not found beside the repository")
+    raise SystemExit(f"shared/{'/'.join(parts)} not found beside the repository")
+
+
+def photos_dir():
+    return shared_dir("data", "photos")
 
 
 def load_split(split):

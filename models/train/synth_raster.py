@@ -130,14 +130,8 @@ _FLUFFY_HONOURS = ["Ton", "Nan", "Shaa", "Pei", "Haku", "Hatsu", "Chun"]
 
 
 def fluffy_dir():
-    here = os.path.dirname(os.path.abspath(__file__))
-    d = here
-    while d != "/":
-        cand = os.path.join(os.path.dirname(d), "shared", "art", "fluffystuff-riichi-tiles")
-        if os.path.isdir(cand):
-            return cand
-        d = os.path.dirname(d)
-    raise SystemExit("shared/art/fluffystuff-riichi-tiles not found beside the repository")
+    from common import shared_dir
+    return shared_dir("art", "fluffystuff-riichi-tiles")
 
 
 def fluffy_file(name, code):
