@@ -45,7 +45,8 @@ run: build
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./scoring/...
 
-# A few minutes of fuzzing on every parser of outside input.
+# A few minutes of fuzzing on every parser of outside input, and every
+# route that takes a body (api/fuzz_test.go, api/fuzz_routes_test.go).
 FUZZTIME ?= 120s
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParseTiles$$' -fuzztime $(FUZZTIME) ./scoring/
@@ -55,11 +56,25 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParseCard$$' -fuzztime $(FUZZTIME) ./scoring/american/
 	$(GO) test -run '^$$' -fuzz '^FuzzParseToken$$' -fuzztime $(FUZZTIME) ./scoring/american/
 	$(GO) test -run '^$$' -fuzz '^FuzzScore$$' -fuzztime $(FUZZTIME) ./scoring/vietnamese/
+	$(GO) test -run '^$$' -fuzz '^FuzzScore$$' -fuzztime $(FUZZTIME) ./scoring/mcr/
+	$(GO) test -run '^$$' -fuzz '^FuzzScore$$' -fuzztime $(FUZZTIME) ./scoring/hk/
+	$(GO) test -run '^$$' -fuzz '^FuzzScore$$' -fuzztime $(FUZZTIME) ./scoring/zungjung/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodePhoto$$' -fuzztime $(FUZZTIME) ./vision/
 	$(GO) test -run '^$$' -fuzz '^FuzzRecognize$$' -fuzztime $(FUZZTIME) ./vision/
 	$(GO) test -run '^$$' -fuzz '^FuzzPhotoShape$$' -fuzztime $(FUZZTIME) ./vision/
+	$(GO) test -run '^$$' -fuzz '^FuzzLoadBank$$' -fuzztime $(FUZZTIME) ./vision/
+	$(GO) test -run '^$$' -fuzz '^FuzzCalibrate$$' -fuzztime $(FUZZTIME) ./vision/
 	$(GO) test -run '^$$' -fuzz '^FuzzScoresHandler$$' -fuzztime $(FUZZTIME) ./api/
 	$(GO) test -run '^$$' -fuzz '^FuzzUploadHandler$$' -fuzztime $(FUZZTIME) ./api/
+	$(GO) test -run '^$$' -fuzz '^FuzzVerifyHandler$$' -fuzztime $(FUZZTIME) ./api/
+	$(GO) test -run '^$$' -fuzz '^FuzzMultipartBody$$' -fuzztime $(FUZZTIME) ./api/
+	$(GO) test -run '^$$' -fuzz '^FuzzNotationHandler$$' -fuzztime $(FUZZTIME) ./api/
+	$(GO) test -run '^$$' -fuzz '^FuzzGameJSON$$' -fuzztime $(FUZZTIME) ./api/
+	$(GO) test -run '^$$' -fuzz '^FuzzRecordJSON$$' -fuzztime $(FUZZTIME) ./api/
+	$(GO) test -run '^$$' -fuzz '^FuzzTournamentJSON$$' -fuzztime $(FUZZTIME) ./api/
+	$(GO) test -run '^$$' -fuzz '^FuzzTableJSON$$' -fuzztime $(FUZZTIME) ./api/
+	$(GO) test -run '^$$' -fuzz '^FuzzHandJSON$$' -fuzztime $(FUZZTIME) ./api/
+	$(GO) test -run '^$$' -fuzz '^FuzzTileSetLabels$$' -fuzztime $(FUZZTIME) ./api/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeSheet$$' -fuzztime $(FUZZTIME) ./tournament/
 	$(GO) test -run '^$$' -fuzz '^FuzzCalibrate$$' -fuzztime $(FUZZTIME) ./calibration/
 

@@ -157,6 +157,14 @@ func perspective(from, to [4]Point) gocv.Mat {
 // seatIndex is where seat sits counting counter-clockwise from the near
 // edge (0 near, 1 right, 2 far, 3 left), given the near seat; -1 for a
 // name that is no seat.
+// CheckSeat refuses a seat that is not a wind: E, S, W or N.
+func CheckSeat(seat string) error {
+	if indexOf("ESWN", seat) < 0 {
+		return fmt.Errorf("seat %q: use E, S, W or N", seat)
+	}
+	return nil
+}
+
 func seatIndex(seat, near string) int {
 	order := "ESWN"
 	s, n := indexOf(order, seat), indexOf(order, near)

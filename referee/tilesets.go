@@ -110,16 +110,25 @@ func (s *Store) AppendTileSet(ctx context.Context, t TileSet, bank []byte) (_ Ti
 	}
 	defer tx.Rollback()
 	var prev string
+	var created int64
 	if t.Version > 1 {
 		err := tx.QueryRowContext(ctx, rebind(s.d, `SELECT digest FROM tile_sets WHERE set_id = ? AND version = ?`), t.ID, t.Version-1).Scan(&prev)
 		if errors.Is(err, sql.ErrNoRows) {
 			return TileSet{}, fmt.Errorf("tile set %s has no version %d to follow: %w", t.ID, t.Version-1, ErrNoTileSet)
+		}
+		if err == nil {
+			err = tx.QueryRowContext(ctx, rebind(s.d, `SELECT at_us FROM tile_sets WHERE set_id = ? AND version = 1`), t.ID).Scan(&created)
 		}
 		if err != nil {
 			return TileSet{}, err
 		}
 	}
 	t.At = time.Now().UTC().Truncate(time.Microsecond)
+	// The answer says when the set was made, as reading it back does.
+	t.Created = t.At
+	if t.Version > 1 {
+		t.Created = time.UnixMicro(created).UTC()
+	}
 	t.Digest = t.digest(prev)
 	_, err = tx.ExecContext(ctx, rebind(s.d, `INSERT INTO tile_sets (set_id, version, at_us, name, codes, tiles, photos,
 		engine_version, model_version, bank_sha256, bank_size, digest, bank) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),

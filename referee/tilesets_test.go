@@ -31,7 +31,7 @@ func TestTileSetVersions(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if v1.Digest == "" || v1.BankSize != 8 || v1.BankSHA256 == "" {
+			if v1.Digest == "" || v1.BankSize != 8 || v1.BankSHA256 == "" || !v1.Created.Equal(v1.At) {
 				t.Fatalf("stored as %+v", v1)
 			}
 			if _, err := s.AppendTileSet(ctx, sampleSet("ts_a", 1), []byte("again")); !errors.Is(err, ErrVersionTaken) {
@@ -40,8 +40,10 @@ func TestTileSetVersions(t *testing.T) {
 			if _, err := s.AppendTileSet(ctx, sampleSet("ts_a", 3), []byte("gap")); !errors.Is(err, ErrNoTileSet) {
 				t.Fatalf("version 3 after 1: %v", err)
 			}
-			if _, err := s.AppendTileSet(ctx, sampleSet("ts_a", 2), []byte("bank two")); err != nil {
-				t.Fatal(err)
+			// What a new version answers says when the set was made, as
+			// reading it back does.
+			if v2, err := s.AppendTileSet(ctx, sampleSet("ts_a", 2), []byte("bank two")); err != nil || !v2.Created.Equal(v1.At) {
+				t.Fatalf("version 2 stored as %+v, %v: created should be version 1's %v", v2, err, v1.At)
 			}
 			if _, err := s.AppendTileSet(ctx, sampleSet("ts_b", 1), []byte("other")); err != nil {
 				t.Fatal(err)

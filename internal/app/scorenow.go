@@ -43,6 +43,11 @@ func (a *App) ScoreNow(ctx context.Context, t Table, seat string, sit scoring.Re
 	if t.Calibration == nil {
 		return nil, fault.New(fault.Conflict, scoring.CodeBadRequest, "the table is not calibrated yet: the organiser calibrates it first")
 	}
+	// A seat that is none is the caller's mistake, not the camera's: say
+	// so before asking the camera for a frame.
+	if err := calibration.CheckSeat(seat); err != nil {
+		return nil, fault.Wrap(err, fault.Invalid, scoring.CodeBadRequest, err.Error())
+	}
 	frame, err := a.deps.Camera.Snapshot(ctx, t.SnapshotURL)
 	if err != nil {
 		// The message is ErrNoSnapshot's, whatever the cause: it must not

@@ -109,3 +109,28 @@ func TestScoreNowCameraFailureSaysNothingOfThePort(t *testing.T) {
 		t.Errorf("score now on a closed port: %v", err)
 	}
 }
+
+// TestScoreNowBadSeat: a seat that is not E, S, W or N is the caller's
+// mistake (invalid, a 400), found before the camera is asked for a frame;
+// it used to be reported as the camera's failure (upstream, a 502).
+func TestScoreNowBadSeat(t *testing.T) {
+	asked := 0
+	cam := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		asked++
+		w.Header().Set("Content-Type", "image/jpeg")
+		w.Write(tableFrame(t, "table-hand-south.jpg"))
+	}))
+	defer cam.Close()
+	a := New(Config{MaxMegapixels: 50}, Deps{Recognizer: visionReader{}})
+	table := Table{SnapshotURL: cam.URL + "/snapshot.jpg", Calibration: &calibration.Calibration{Near: "E"}}
+	for _, seat := range []string{"", "X", "south", "S\x00"} {
+		_, err := a.ScoreNow(context.Background(), table, seat, scoring.Request{Rules: "riichi"})
+		e, ok := fault.As(err)
+		if !ok || e.Kind != fault.Invalid || e.Code != scoring.CodeBadRequest || e.Message == "" {
+			t.Errorf("seat %q: %v (kind %v), want an invalid request", seat, err, fault.KindOf(err))
+		}
+	}
+	if asked != 0 {
+		t.Errorf("the camera was asked %d times for a frame for seats that do not exist", asked)
+	}
+}
