@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"mjscan/internal/fault"
 	"mjscan/scoring"
 )
 
@@ -67,14 +68,14 @@ func (s *Server) postVerify(c echo.Context) error {
 		return jsonProblem(err, &vr, "the verification")
 	}
 	if vr.Request == nil {
-		return problem(http.StatusBadRequest, scoring.CodeBadRequest, `give the hand in "request" (a hand request, as for /v1/scores)`)
+		return fault.New(fault.Invalid, scoring.CodeBadRequest, `give the hand in "request" (a hand request, as for /v1/scores)`)
 	}
 	if p := checkRules(vr.Request); p != nil {
 		return p
 	}
 	checks := vr.Claim.fields()
 	if len(checks) == 0 {
-		return problem(http.StatusBadRequest, scoring.CodeBadRequest, `"claim" names nothing to check: give points, han, fu, yakuman, limit, fan, value or score`)
+		return fault.New(fault.Invalid, scoring.CodeBadRequest, `"claim" names nothing to check: give points, han, fu, yakuman, limit, fan, value or score`)
 	}
 	res, unreadable, err := s.app.Verify(c.Request().Context(), vr.Request)
 	if err != nil {
