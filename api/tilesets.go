@@ -627,34 +627,28 @@ func (s *Server) teach(c echo.Context, teacher Teacher, t referee.TileSet, base 
 	t.EngineVersion, t.ModelVersion = s.deps.Version, s.versions().Model
 	ctx := c.Request().Context()
 	var stored referee.TileSet
-	var teachErr error
-	err := s.decodeWork(ctx, tch.pixels, func() error {
-		defer func(t0 time.Time) { s.metrics.Step("teach", time.Since(t0)) }(time.Now())
-		bank, err := teacher.TeachSet(base, tch.photos)
-		if err != nil {
-			teachErr = err
-			return nil
-		}
+	err := s.app.TeachSet(ctx, teacher, base, tch.photos, tch.pixels, func(bank *vision.Bank) error {
 		var buf bytes.Buffer
 		if err := bank.Save(&buf); err != nil {
-			teachErr = err
-			return nil
+			return err
 		}
 		row := t
 		row.Codes, row.Tiles, row.Photos = summarise(bank)
 		// The set is stored even when the caller has given up waiting.
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 		defer cancel()
-		if stored, teachErr = s.sets.store.AppendTileSet(sctx, row, buf.Bytes()); teachErr != nil && ctx.Err() != nil {
-			s.log.Printf("tile sets: %s version %d learned after its request ended, not stored: %v", row.ID, row.Version, teachErr)
+		var err error
+		if stored, err = s.sets.store.AppendTileSet(sctx, row, buf.Bytes()); err != nil && ctx.Err() != nil {
+			s.log.Printf("tile sets: %s version %d learned after its request ended, not stored: %v", row.ID, row.Version, err)
 		}
-		return nil
+		return err
 	})
-	if err != nil {
-		return TileSetResponse{}, err
+	var p *Problem
+	if _, ok := fault.As(err); ok || errors.As(err, &p) {
+		return TileSetResponse{}, err // the runner's: busy, past the deadline
 	}
-	if teachErr != nil {
-		return TileSetResponse{}, s.teachProblem(teachErr)
+	if err != nil {
+		return TileSetResponse{}, s.teachProblem(err)
 	}
 	return s.setResponse(stored), nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"mjscan/internal/app"
 	"mjscan/internal/fault"
 	"mjscan/referee"
 	"mjscan/scoring"
@@ -133,22 +134,11 @@ func (t *tournamentRoutes) postHand(c echo.Context) error {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	// Settle first (the game does not change), store, then apply: a hand
-	// its log does not take leaves nothing to take back.
-	settled, err := g.game.Settle(p)
+	rec, err := app.RecordHand(g.game, p, func() error {
+		return t.logEntry(c.Request().Context(), &g.logged, g.game.ID, logPlay, string(callerOf(c).role), p)
+	})
 	if err != nil {
-		var se *scoring.Error
-		if errors.As(err, &se) {
-			return fault.Wrap(err, fault.Unprocessable, se.Code, se.Message)
-		}
-		return fault.Wrap(err, fault.Unprocessable, scoring.CodeBadRequest, err.Error())
-	}
-	if err := t.logEntry(c.Request().Context(), &g.logged, g.game.ID, logPlay, string(callerOf(c).role), p); err != nil {
 		return err
-	}
-	rec, err := g.game.Apply(settled)
-	if err != nil {
-		return err // settled under the same lock: only a bug gets here
 	}
 	return c.JSON(http.StatusCreated, HandResponse{Hand: rec, Scores: g.game.Scores, Sticks: g.game.Sticks, Over: g.game.Over, Versions: t.s.versions()})
 }

@@ -1,6 +1,6 @@
 // Package app is the service's use cases: Score, Verify, Recognize,
-// SnapAndScore and ScoreNow (RecordHand and TeachSet are to move in beside
-// them). Each takes plain values, runs the heavy work on the service's
+// SnapAndScore, ScoreNow, RecordHand (settle, keep, apply) and TeachSet
+// (a player's tile set, taught on a worker). Each takes plain values, runs the heavy work on the service's
 // workers, and answers a result or a domain error (internal/fault). The
 // HTTP adapters in api/ decode a request, call one use case and encode its
 // answer; the command line can call the same use cases.

@@ -1,0 +1,28 @@
+package app
+
+import (
+	"errors"
+
+	"mjscan/internal/fault"
+	"mjscan/scoring"
+	"mjscan/tournament"
+)
+
+// RecordHand records one hand of a game: it settles the hand (the game
+// does not change), has keep store it (the game's log), then applies it.
+// A hand that does not settle, or that keep does not take, leaves the game
+// as it was. The caller holds the game's lock throughout.
+func RecordHand(g *tournament.Game, p tournament.Play, keep func() error) (*tournament.HandRecord, error) {
+	settled, err := g.Settle(p)
+	if err != nil {
+		var se *scoring.Error
+		if errors.As(err, &se) {
+			return nil, fault.Wrap(err, fault.Unprocessable, se.Code, se.Message)
+		}
+		return nil, fault.Wrap(err, fault.Unprocessable, scoring.CodeBadRequest, err.Error())
+	}
+	if err := keep(); err != nil {
+		return nil, err
+	}
+	return g.Apply(settled) // settled under the same lock: only a bug fails here
+}
