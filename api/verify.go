@@ -2,12 +2,11 @@ package api
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/http"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
+	"mjscan/internal/app"
 	"mjscan/internal/fault"
 	"mjscan/scoring"
 )
@@ -16,46 +15,14 @@ import (
 // question. Only the claimed fields are checked.
 type VerifyRequest struct {
 	Request *scoring.Request `json:"request"`
-	Claim   Claim            `json:"claim"`
+	Claim   app.Claim        `json:"claim"`
 }
 
-// Claim is a claimed score. Riichi players claim points (and often han and
-// fu); MCR and Hong Kong players claim fan; Zung Jung, WSM and American
-// players claim a value; classical and Vietnamese players a score.
-type Claim struct {
-	Points  *int    `json:"points,omitempty"`
-	Han     *int    `json:"han,omitempty"`
-	Fu      *int    `json:"fu,omitempty"`
-	Yakuman *int    `json:"yakuman,omitempty"`
-	Limit   *string `json:"limit,omitempty"`
-	Fan     *int    `json:"fan,omitempty"`
-	Value   *int    `json:"value,omitempty"`
-	Score   *int    `json:"score,omitempty"`
-}
-
-// Check is one claimed field against the computed one.
-type Check struct {
-	Field    string `json:"field"`
-	Claimed  any    `json:"claimed"`
-	Computed any    `json:"computed"`
-	Agree    bool   `json:"agree"`
-}
-
-// Verdict answers a VerifyRequest: agree or not, why, and the evidence (the
-// computed result with its breakdown, every reading considered, and which
-// one pays most).
-type Verdict struct {
-	Agree   bool    `json:"agree"`
-	Summary string  `json:"summary"`
-	Checks  []Check `json:"checks"`
-	// MatchingReading is a reading other than the chosen one that the claim
-	// matches: the usual mistake is counting a lower-paying arrangement.
-	// Each reading is shown as the rule set's breakdown lists it.
-	MatchingReading any            `json:"matching_reading,omitempty"`
-	HighestReading  any            `json:"highest_reading,omitempty"`
-	Alternatives    []any          `json:"alternatives"`
-	Result          scoring.Result `json:"result"`
-	Versions        Versions       `json:"versions"`
+// VerdictResponse is the verdict (internal/app) with the versions that
+// produced it.
+type VerdictResponse struct {
+	*app.Verdict
+	Versions Versions `json:"versions"`
 }
 
 func (s *Server) postVerify(c echo.Context) error {
@@ -73,168 +40,15 @@ func (s *Server) postVerify(c echo.Context) error {
 	if p := checkRules(vr.Request); p != nil {
 		return p
 	}
-	checks := vr.Claim.fields()
-	if len(checks) == 0 {
-		return fault.New(fault.Invalid, scoring.CodeBadRequest, `"claim" names nothing to check: give points, han, fu, yakuman, limit, fan, value or score`)
-	}
-	res, unreadable, err := s.app.Verify(c.Request().Context(), vr.Request)
+	v, unreadable, err := s.app.Verify(c.Request().Context(), vr.Request, &vr.Claim)
 	if err != nil {
 		return err
 	}
+	versions := s.scoreVersions(vr.Request, &v.Result)
 	if unreadable {
 		// A request that cannot be read has no score to agree with or
 		// not: the same 400 as /v1/scores.
-		return resultProblem(ScoreResponse{Result: res, Versions: s.scoreVersions(vr.Request, &res)})
+		return resultProblem(ScoreResponse{Result: v.Result, Versions: versions})
 	}
-	return c.JSON(http.StatusOK, verdict(vr.Request, &vr.Claim, &res, s.scoreVersions(vr.Request, &res)))
-}
-
-// claimField is one claimed value and where the result keeps it.
-type claimField struct {
-	name    string
-	claimed any
-	// computed reads the field from the result; alt reads it from what
-	// one reading is worth (nil when readings never carry it, and a nil
-	// answer when this rule set's readings do not).
-	computed func(*scoring.Result) any
-	alt      func(*scoring.Worth) *int
-}
-
-func (cl *Claim) fields() []claimField {
-	var out []claimField
-	num := func(name string, v *int, get func(*scoring.Result) int, alt func(*scoring.Worth) *int) {
-		if v != nil {
-			out = append(out, claimField{name, *v, func(r *scoring.Result) any { return get(r) }, alt})
-		}
-	}
-	num("points", cl.Points, func(r *scoring.Result) int { return r.Points.Total }, func(w *scoring.Worth) *int { return w.Points })
-	num("han", cl.Han, func(r *scoring.Result) int { return r.Han }, func(w *scoring.Worth) *int { return w.Han })
-	num("fu", cl.Fu, func(r *scoring.Result) int { return r.Fu }, func(w *scoring.Worth) *int { return w.Fu })
-	num("yakuman", cl.Yakuman, func(r *scoring.Result) int { return r.Yakuman }, func(w *scoring.Worth) *int { return w.Yakuman })
-	num("fan", cl.Fan, func(r *scoring.Result) int { return r.Fan }, nil)
-	num("value", cl.Value, func(r *scoring.Result) int { return valueOf(r) }, func(w *scoring.Worth) *int { return w.Value })
-	num("score", cl.Score, func(r *scoring.Result) int { return r.Score }, func(w *scoring.Worth) *int { return w.Score })
-	if cl.Limit != nil {
-		out = append(out, claimField{"limit", *cl.Limit, func(r *scoring.Result) any { return r.Limit }, nil})
-	}
-	return out
-}
-
-// valueOf is a result's value, 0 in a rule set that counts none.
-func valueOf(r *scoring.Result) int {
-	if r.Value == nil {
-		return 0
-	}
-	return *r.Value
-}
-
-func verdict(req *scoring.Request, cl *Claim, res *scoring.Result, v Versions) *Verdict {
-	out := &Verdict{Agree: true, Result: *res, Versions: v, Alternatives: []any{}}
-	alts := readings(res)
-	for _, a := range alts {
-		out.Alternatives = append(out.Alternatives, a.Shown)
-	}
-	for _, f := range cl.fields() {
-		got := f.computed(res)
-		ok := fmt.Sprint(got) == fmt.Sprint(f.claimed)
-		out.Checks = append(out.Checks, Check{Field: f.name, Claimed: f.claimed, Computed: got, Agree: ok})
-		out.Agree = out.Agree && ok
-	}
-	if !res.OK {
-		// A hand that does not score cannot earn a claimed score. (An
-		// MCR hand below 8 still reports its fan; agreeing on the count
-		// does not make it a win.)
-		out.Agree = false
-		msg := "the hand does not score"
-		if res.Error != nil {
-			msg = res.Error.Message
-		}
-		out.Summary = fmt.Sprintf("Disagree: under %s this hand does not score: %s.", req.Rules, strings.TrimSuffix(msg, "."))
-		return out
-	}
-	for _, a := range alts {
-		if a.Chosen {
-			out.HighestReading = a.Shown
-		}
-	}
-	if out.Agree {
-		out.Summary = fmt.Sprintf("Agree: %s.", describe(res))
-		return out
-	}
-	var wrong []string
-	for _, ch := range out.Checks {
-		if !ch.Agree {
-			wrong = append(wrong, fmt.Sprintf("%s claimed %v, computed %v", ch.Field, ch.Claimed, ch.Computed))
-		}
-	}
-	out.Summary = fmt.Sprintf("Disagree: %s. The hand is worth %s.", strings.Join(wrong, "; "), describe(res))
-	if m := matchReading(cl, alts); m != nil {
-		out.MatchingReading = m.Shown
-		out.Summary += fmt.Sprintf(" The claim matches another reading of the hand (%s); the reading that pays most counts.", m.Arrangement)
-	}
-	return out
-}
-
-// readings lists the readings the rule set weighed for the result, when
-// its breakdown lists them.
-func readings(res *scoring.Result) []scoring.Alternative {
-	if w, ok := res.Breakdown.(scoring.Weighed); ok {
-		return w.Readings()
-	}
-	return nil
-}
-
-// matchReading finds a reading that is not the chosen one and agrees with
-// every claimed field it carries.
-func matchReading(cl *Claim, alts []scoring.Alternative) *scoring.Alternative {
-	fields := cl.fields()
-	for i := range alts {
-		a := &alts[i]
-		if a.Chosen {
-			continue
-		}
-		matched, all := 0, true
-		for _, f := range fields {
-			if f.alt == nil {
-				continue
-			}
-			got := f.alt(&a.Worth)
-			if got == nil {
-				continue
-			}
-			matched++
-			if fmt.Sprint(*got) != fmt.Sprint(f.claimed) {
-				all = false
-			}
-		}
-		if matched > 0 && all {
-			return a
-		}
-	}
-	return nil
-}
-
-// describe says what a scored hand is worth in the rule set's own terms.
-func describe(r *scoring.Result) string {
-	var parts []string
-	switch {
-	case r.Yakuman > 0:
-		parts = append(parts, fmt.Sprintf("%d× yakuman", r.Yakuman))
-	case r.Han > 0:
-		parts = append(parts, fmt.Sprintf("%d han %d fu", r.Han, r.Fu))
-	}
-	if r.Limit != "" && r.Yakuman == 0 {
-		parts = append(parts, r.Limit)
-	}
-	if r.Fan > 0 {
-		parts = append(parts, fmt.Sprintf("%d fan", r.Fan))
-	}
-	if v := valueOf(r); v > 0 {
-		parts = append(parts, fmt.Sprintf("value %d", v))
-	}
-	if r.Score > 0 {
-		parts = append(parts, fmt.Sprintf("score %d", r.Score))
-	}
-	parts = append(parts, fmt.Sprintf("%d points in all", r.Points.Total))
-	return strings.Join(parts, ", ")
+	return c.JSON(http.StatusOK, VerdictResponse{Verdict: v, Versions: versions})
 }

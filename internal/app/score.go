@@ -64,16 +64,3 @@ func FailureKind(code string) fault.Kind {
 	}
 	return fault.Unprocessable
 }
-
-// Verify scores the hand whose score someone claims. It is Score with the
-// rule that a request that cannot be read has no score to agree with: its
-// result comes back with unreadable true, answered as /v1/scores answers
-// it, never as a disagreement. Comparing the claim with the result is the
-// verdict's (api/verify.go, to move here with its claim types).
-func (a *App) Verify(ctx context.Context, req *scoring.Request) (res scoring.Result, unreadable bool, err error) {
-	res, err = a.Score(ctx, req)
-	if err != nil {
-		return res, false, err
-	}
-	return res, !res.OK && res.Error != nil && FailureKind(res.Error.Code) == fault.Invalid, nil
-}

@@ -1,4 +1,4 @@
-package api
+package app
 
 import (
 	"encoding/json"
@@ -33,7 +33,7 @@ func TestVerdictReadsTypedReadings(t *testing.T) {
 	res := scoring.Result{ID: "v", OK: true, Rules: "riichi", Han: 8, Fu: 30, Points: scoring.Points{Total: 16000},
 		Breakdown: &sealedBreakdown{[]scoring.Alternative{lower, chosen}}}
 	req := &scoring.Request{ID: "v", Rules: "riichi"}
-	v := verdict(req, &Claim{Han: &two, Fu: &forty}, &res, Versions{})
+	v := verdictOf(req, &Claim{Han: &two, Fu: &forty}, &res)
 	if len(v.Alternatives) != 2 || v.Alternatives[0] != lower.Shown || v.HighestReading != chosen.Shown {
 		t.Fatalf("readings %v, highest %v", v.Alternatives, v.HighestReading)
 	}
@@ -41,12 +41,12 @@ func TestVerdictReadsTypedReadings(t *testing.T) {
 		t.Errorf("claim of the lower reading: agree %v, matching %v, %q", v.Agree, v.MatchingReading, v.Summary)
 	}
 	// A claim that matches no reading is not pinned on one.
-	v = verdict(req, &Claim{Han: &two, Fu: &thirty}, &res, Versions{})
+	v = verdictOf(req, &Claim{Han: &two, Fu: &thirty}, &res)
 	if v.MatchingReading != nil || v.Agree {
 		t.Errorf("a claim no reading matches: %+v", v)
 	}
 	// A breakdown that weighs no readings gives an empty list.
-	b, err := json.Marshal(verdict(req, &Claim{Han: &eight}, &scoring.Result{OK: true, Han: 8}, Versions{}))
+	b, err := json.Marshal(verdictOf(req, &Claim{Han: &eight}, &scoring.Result{OK: true, Han: 8}))
 	if err != nil || !strings.Contains(string(b), `"alternatives":[]`) {
 		t.Errorf("no readings: %s %v", b, err)
 	}
