@@ -13,6 +13,7 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -718,4 +719,110 @@ func TestBrowserRealPhotoFixAndScore(t *testing.T) {
 		t.Errorf("score shown %q, want %q", total, wantTotal)
 	}
 	shots(t, ctx, "real-photo")
+}
+
+// TestBrowserSituationFollowsRules: the situation form shows only what the
+// chosen rule set reads and offers its own options and presets. Under
+// riichi it asks for riichi, ippatsu, dora and honba and offers open tanyao
+// and kiriage; under MCR those go, "last tile of its kind" and flowers
+// come, and MCR's presets and options (minimum points) are offered. A score
+// sends the preset and options chosen and no riichi flag ticked before the
+// switch; the page shows the engine's answer for that request, and an
+// option the engine refuses is explained in the form's words, not the API's.
+func TestBrowserSituationFollowsRules(t *testing.T) {
+	_, ts := newTestServer(t, nil, nil)
+	ctx := browser(t)
+	shown := func(sel string) string {
+		return fmt.Sprintf(`(() => { const e = document.querySelector(%q); return !!e && e.offsetParent !== null; })()`, sel)
+	}
+	var on map[string]bool
+	fields := func(out *map[string]bool) chromedp.Action {
+		return chromedp.Evaluate(`Object.fromEntries(["riichi", "double_riichi", "ippatsu", "dora_indicators", "ura_dora_indicators", "honba", "riichi_sticks", "last_tile_of_kind", "flowers", "seat_wind", "rinshan"].map(f => { const e = document.querySelector('#situation [data-field="' + f + '"]'); return [f, !!e && e.offsetParent !== null]; }))`, out)
+	}
+	var opts, presets []string
+	options := chromedp.Evaluate(`[...document.querySelectorAll("#options [data-option]")].map(e => e.dataset.option)`, &opts)
+	presetList := chromedp.Evaluate(`[...document.querySelectorAll("#preset option")].map(e => e.value)`, &presets)
+	run(t, ctx, "open the page under riichi",
+		chromedp.Navigate(ts.URL+"/"),
+		chromedp.WaitVisible("#tiles-panel", chromedp.ByQuery),
+		pageWaits(`document.querySelectorAll("#options [data-option]").length > 0`),
+		// Record what the page sends to score.
+		chromedp.Evaluate(`window.__sent = []; const f0 = window.fetch; window.fetch = (u, init) => { if (String(u).endsWith("/v1/scores")) window.__sent.push(init.body); return f0(u, init); }; true`, nil),
+		fields(&on), options, presetList)
+	for _, f := range []string{"riichi", "ippatsu", "dora_indicators", "ura_dora_indicators", "honba", "seat_wind"} {
+		if !on[f] {
+			t.Errorf("riichi: the %s field is not shown", f)
+		}
+	}
+	if on["last_tile_of_kind"] || on["flowers"] {
+		t.Errorf("riichi shows MCR's fields: %v", on)
+	}
+	if strings.Join(opts, " ") != "open_tanyao aka_dora double_yakuman kazoe_yakuman kiriage_mangan renhou double_wind_fu pao" {
+		t.Errorf("riichi offers the options %v", opts)
+	}
+	run(t, ctx, "tick riichi, then switch to MCR",
+		click("#riichi"),
+		click("#options-box summary"),
+		choose("#rules", "mcr"),
+		pageWaits(`!!document.querySelector("#opt-minimum")`),
+		fields(&on), options, presetList)
+	for _, f := range []string{"riichi", "double_riichi", "ippatsu", "dora_indicators", "ura_dora_indicators", "honba", "riichi_sticks"} {
+		if on[f] {
+			t.Errorf("MCR still shows the riichi field %s", f)
+		}
+	}
+	for _, f := range []string{"last_tile_of_kind", "flowers", "seat_wind", "rinshan"} {
+		if !on[f] {
+			t.Errorf("MCR does not show its field %s", f)
+		}
+	}
+	mcrEngine, _ := rulebook.Lookup("mcr")
+	if strings.Join(opts, " ") != strings.Join(mcrEngine.Options(), " ") {
+		t.Errorf("MCR offers the options %v, want %v", opts, mcrEngine.Options())
+	}
+	if !strings.Contains(strings.Join(presets, " "), "mcr-2006") {
+		t.Errorf("MCR offers the presets %v", presets)
+	}
+	var total, sent string
+	run(t, ctx, "score under MCR with a preset and options",
+		chromedp.SendKeys("#notation", "234m345p55p456s678s", chromedp.ByQuery),
+		chromedp.WaitVisible(`#row-hand .tile.win[data-tile="8s"]`, chromedp.ByQuery),
+		choose("#preset", "mcr-2006"),
+		choose("#opt-minimum", "0"),
+		choose("#opt-melded_hand_added_kong", "false"),
+		click("#score"),
+		visible("#result-total"),
+		text("#result-total", &total),
+		chromedp.Evaluate(`window.__sent[window.__sent.length - 1] || ""`, &sent))
+	var req scoring.Request
+	if err := json.Unmarshal([]byte(sent), &req); err != nil {
+		t.Fatalf("the score request %q: %v", sent, err)
+	}
+	if req.Rules != "mcr" || req.Preset != "mcr-2006" || fmt.Sprint(req.Options) != "map[melded_hand_added_kong:false minimum:0]" {
+		t.Errorf("the score request carries rules %q, preset %q, options %v", req.Rules, req.Preset, req.Options)
+	}
+	if strings.Contains(sent, `"riichi"`) || strings.Contains(sent, "ura_dora") || strings.Contains(sent, "honba") || req.SeatWind != "E" {
+		t.Errorf("the MCR request carries riichi's fields or a wrong seat: %s", sent)
+	}
+	if w := engineTotal(t, req); total != w {
+		t.Errorf("shown %q, the engine gives %q for %s", total, w, sent)
+	}
+	var msg string
+	run(t, ctx, "an option the engine refuses",
+		choose("#opt-minimum", "99"),
+		click("#score"),
+		visible("#result-error"),
+		text("#result-error", &msg))
+	if !strings.Contains(msg, "Minimum points to win") || strings.Contains(msg, "option minimum") {
+		t.Errorf("the refused option is told as %q", msg)
+	}
+	axeCheck(t, ctx, "MCR's situation form")
+	shots(t, ctx, "situation-mcr")
+	run(t, ctx, "back to riichi",
+		choose("#rules", "riichi"),
+		pageWaits(shown(`#situation [data-field="riichi"]`)),
+		fields(&on), options)
+	if !on["riichi"] || on["last_tile_of_kind"] || len(opts) == 0 || opts[0] != "open_tanyao" {
+		t.Errorf("back under riichi the form shows %v and offers %v", on, opts)
+	}
 }

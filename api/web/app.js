@@ -204,7 +204,7 @@ function renderResult(r, req) {
   const out = [];
   if (!r.ok) {
     const err = r.error || { message: r.detail || "could not score" };
-    let msg = err.message || err.detail || "The hand could not be scored.";
+    let msg = inWords(err.message || err.detail || "The hand could not be scored.");
     if (state.source === "photo" && (r.code || err.code) === "not_a_winning_hand") {
       msg += " Check the tiles marked not sure (orange): one may be misread.";
     }
@@ -244,7 +244,7 @@ function renderResult(r, req) {
 
 function showResultError(msg) {
   state.scored = null;
-  $("result").replaceChildren(el("p", { cls: "error", id: "result-error" }, msg));
+  $("result").replaceChildren(el("p", { cls: "error", id: "result-error" }, inWords(msg)));
 }
 
 // ---- the hand ----
@@ -263,7 +263,7 @@ function handRequest() {
     if (!state.typed.hand.length) return { error: "There is no hand yet: enter the tiles." };
     return {
       hand: joinTiles(state.typed.hand), win_tile: state.typed.hand[state.typed.win] || "", melds: state.typed.melds,
-      dora_indicators: $("dora").value.trim(), flowers: $("flowers").value.trim(),
+      dora_indicators: uses("dora_indicators") ? $("dora").value.trim() : "", flowers: uses("flowers") ? $("flowers").value.trim() : "",
     };
   }
   return { error: "There is no hand yet: take a photo of it, or enter its tiles." };
@@ -902,17 +902,141 @@ function onNotation() {
 // ---- scoring ----
 
 function situation() {
-  const req = {
-    id: "web", rules: $("rules").value, preset: $("preset").value,
-    tsumo: $("tsumo").checked,
-    seat_wind: $("seat").value, round_wind: $("round").value,
-    ura_dora_indicators: $("ura").value.trim(),
-    honba: parseInt($("honba").value, 10) || 0, riichi_sticks: parseInt($("sticks").value, 10) || 0,
-  };
+  const req = { id: "web", rules: $("rules").value, preset: $("preset").value, tsumo: $("tsumo").checked };
+  if (uses("seat_wind")) req.seat_wind = $("seat").value;
+  if (uses("round_wind")) req.round_wind = $("round").value;
+  if (uses("ura_dora_indicators")) req.ura_dora_indicators = $("ura").value.trim();
+  if (uses("honba")) req.honba = parseInt($("honba").value, 10) || 0;
+  if (uses("riichi_sticks")) req.riichi_sticks = parseInt($("sticks").value, 10) || 0;
   for (const f of ["riichi", "double_riichi", "ippatsu", "rinshan", "chankan", "haitei", "houtei", "last_tile_of_kind"]) {
-    req[f] = $(f).checked;
+    if (uses(f)) req[f] = $(f).checked;
   }
+  const options = chosenOptions();
+  if (Object.keys(options).length) req.options = options;
   return req;
+}
+
+// ---- the rule set: its situation fields, options and presets ----
+
+let ruleSets = [];
+
+function ruleSet() {
+  return ruleSets.find((x) => x.name === $("rules").value) || { name: $("rules").value, presets: [], options: [], fields: null };
+}
+
+// uses says whether the chosen rule set reads a situation field (every
+// field when the service did not say).
+function uses(field) {
+  const f = ruleSet().fields;
+  return !f || f.includes(field);
+}
+
+// OPTIONS says each option in words, and what values it takes: "bool",
+// "int", "text" or a list of choices. An option the page does not know is
+// shown by its name with a text box.
+const OPTIONS = {
+  open_tanyao: ["Open tanyao (kuitan): all simples counts with calls", "bool"],
+  aka_dora: ["Red fives count as dora", "bool"],
+  double_yakuman: ["Some yakuman count double", "bool"],
+  kazoe_yakuman: ["13 han or more is a yakuman (kazoe)", "bool"],
+  kiriage_mangan: ["Round 4 han 30 fu and 3 han 60 fu up to mangan (kiriage)", "bool"],
+  renhou: ["Renhou (win on a discard before your first draw) counts", "bool"],
+  double_wind_fu: ["Fu for a pair of the seat and round wind", [2, 4]],
+  pao: ["Liability (pao): the seat that fed the big hand", ["E", "S", "W", "N"]],
+  min_faan: ["Minimum faan", [0, 1, 3]],
+  bonus_toward_minimum: ["Flowers count toward the minimum", "bool"],
+  limit: ["Faan limit", "int"],
+  table: ["Payment table", ["half-spicy", "full-spicy"]],
+  payment: ["Who pays", ["shared", "discarder-only", "full-responsibility"]],
+  seven_pairs: ["Seven pairs counts", "bool"],
+  pure_straight: ["Pure straight counts", "bool"],
+  flower_replacement: ["Won on the tile drawn for a flower", "bool"],
+  two_concealed_kongs: ["Points for two concealed kongs", [6, 8]],
+  minimum: ["Minimum points to win", "int"],
+  melded_hand_added_kong: ["An added kong keeps Melded Hand", "bool"],
+  all_terminals_double_pung: ["All Terminals also counts Double Pung", "bool"],
+  discard_win_pung_only: ["A discard wins only when it completes a pung", "bool"],
+  limits: ["Limit hands are paid", "bool"],
+  limit_value: ["The limit", "int"],
+  bonus_tiles: ["Flowers and seasons count", "bool"],
+  robbed_kong_concealed: ["A hand that robs a kong counts as concealed", "bool"],
+  chicken_hand: ["Chicken hand counts", "bool"],
+  uniform_payoff: ["Everyone pays the same", "bool"],
+  nine_gates_on_heaven: ["Nine gates counts on a heavenly hand", "bool"],
+  responsible: ["The player liable for the hand (seat)", ["E", "S", "W", "N"]],
+  passed_own_winning_tile: ["The winner passed their own winning tile", "bool"],
+  penalty_tiles: ["Penalty tiles", "text"],
+  card: ["The card", "text"],
+};
+
+function optionWords(name) {
+  return (OPTIONS[name] || [name.replace(/_/g, " ")])[0];
+}
+
+// showRuleSet shows the situation fields, presets and options of the rule
+// set chosen, and nothing of any other.
+function showRuleSet() {
+  const r = ruleSet();
+  document.querySelectorAll("#situation [data-field]").forEach((e) => { e.hidden = !uses(e.dataset.field); });
+  $("preset").replaceChildren(...[""].concat((r.presets || []).filter((p) => p !== "" && p !== "default")).map((p) => el("option", { value: p }, p || "(default)")));
+  const box = $("options");
+  box.replaceChildren();
+  (r.options || []).forEach((name) => {
+    const [words, kind0] = OPTIONS[name] || [optionWords(name), "text"];
+    const kind = (r.choices && r.choices[name]) || kind0;
+    const id = "opt-" + name;
+    const label = el("label", { for: id }, words + " ");
+    let input;
+    if (kind === "int" || kind === "text") {
+      input = el("input", { id, type: kind === "int" ? "number" : "text", placeholder: "as the preset says", autocomplete: "off" });
+      if (kind === "int") input.min = "0";
+    } else {
+      input = el("select", { id });
+      const values = kind === "bool" ? [["", "As the preset says"], ["true", "Yes"], ["false", "No"]] :
+        [["", "As the preset says"]].concat(kind.map((v) => [String(v), String(v)]));
+      values.forEach(([v, t]) => input.appendChild(el("option", { value: v }, t)));
+    }
+    input.dataset.option = name;
+    input.dataset.kind = Array.isArray(kind) ? (typeof kind[0] === "number" ? "int" : "text") : kind;
+    label.appendChild(input);
+    box.appendChild(label);
+  });
+  $("options-box").hidden = !(r.options || []).length;
+}
+
+// chosenOptions are the options the player set, as the request sends them.
+function chosenOptions() {
+  const out = {};
+  document.querySelectorAll("#options [data-option]").forEach((e) => {
+    const v = e.value.trim();
+    if (v === "") return;
+    const kind = e.dataset.kind;
+    if (kind === "bool") out[e.dataset.option] = v === "true";
+    else if (kind === "int") out[e.dataset.option] = /^-?[0-9]+$/.test(v) ? parseInt(v, 10) : v;
+    else out[e.dataset.option] = v;
+  });
+  return out;
+}
+
+// FIELD_WORDS names the request's fields as the form does.
+const FIELD_WORDS = {
+  seat_wind: "the seat wind", round_wind: "the round wind", win_tile: "the winning tile", dora_indicators: "the dora indicators",
+  ura_dora_indicators: "the ura dora indicators", riichi_sticks: "the riichi sticks", honba: "the honba",
+  double_riichi: "double riichi", last_tile_of_kind: "“last tile of its kind”", rinshan: "“kong replacement”",
+  chankan: "“robbing a kong”", haitei: "“last wall tile”", houtei: "“last discard”", tsumo: "self-draw",
+  "extra.discarder": "the discarder", nuki: "the north tiles set aside", melds: "the melds", win: "the winning tile",
+};
+
+// inWords says an answer of the service in the page's words: an option by
+// its name on the form, a request field by its label, never its API name.
+function inWords(msg) {
+  return String(msg || "")
+    .replace(/\boptions? ((?:"[a-z_]+"(?:, )?)+)/g, (m, names) => "the option" + (names.includes(",") ? "s " : " ") +
+      names.split(", ").map((n) => "“" + optionWords(n.replace(/"/g, "")) + "”").join(", "))
+    .replace(/\boption ([a-z_]+)/g, (m, n) => "the option “" + optionWords(n) + "”")
+    .replace(/\b(extra\.discarder|[a-z]+(?:_[a-z]+)+)\b/g, (m) => FIELD_WORDS[m] || (OPTIONS[m] ? "“" + optionWords(m) + "”" : m.replace(/_/g, " ")))
+    .replace(/\bmelds\[(\d+)\]/g, (m, i) => "meld " + (parseInt(i, 10) + 1))
+    .replace(/^[a-z]/, (c) => c.toUpperCase());
 }
 
 async function score() {
@@ -949,21 +1073,18 @@ function showTab(name) {
 async function loadRules() {
   const { data } = await api("GET", "/v1/rules");
   const rules = $("rules");
-  (data.rules || []).forEach((r) => {
+  ruleSets = data.rules || [];
+  ruleSets.forEach((r) => {
     const o = el("option", { value: r.name }, r.name);
     o.selected = r.name === "riichi";
     rules.appendChild(o);
   });
-  const presets = () => {
-    const r = (data.rules || []).find((x) => x.name === rules.value) || { presets: [] };
-    $("preset").replaceChildren(...[""].concat(r.presets.filter((p) => p !== "")).map((p) => el("option", { value: p }, p || "(default)")));
-  };
   rules.addEventListener("change", () => {
-    presets();
+    showRuleSet();
     fillPalette($("palette"), paletteTap);
     invalidateResult(`The rules changed to ${rules.value}`);
   });
-  presets();
+  showRuleSet();
   fillPalette($("palette"), paletteTap);
   if (data.versions) $("versions").textContent = `engine ${data.versions.engine}`;
 }
@@ -1003,6 +1124,8 @@ function init() {
   $("fixer-nottile").addEventListener("click", () => fixerAction("nottile"));
   $("fixer-remove").addEventListener("click", () => fixerAction("remove"));
   $("preset").addEventListener("change", () => invalidateResult("The preset changed"));
+  $("options").addEventListener("change", () => invalidateResult("The options changed"));
+  $("options").addEventListener("input", () => invalidateResult("The options changed"));
   $("situation").addEventListener("change", (e) => { if (e.target.id !== "score") invalidateResult("The situation changed"); });
   $("situation").addEventListener("input", (e) => { if (e.target.tagName === "INPUT" && e.target.type !== "checkbox" && e.target.type !== "radio") invalidateResult("The situation changed"); });
   window.addEventListener("resize", () => { if (state.photo) fitPhoto(); });
