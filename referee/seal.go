@@ -121,55 +121,53 @@ type sealedRow struct {
 }
 
 func sealGameLogs(ctx context.Context, tx *sql.Tx, d dialect) error {
-	rows, err := tx.QueryContext(ctx, `SELECT id, game, seq, at_us, kind, by_whom, body FROM game_events ORDER BY game, seq`)
-	if err != nil {
-		return err
-	}
-	var out []sealedRow
-	prev := map[string]string{}
-	for rows.Next() {
-		var id, at int64
-		var e GameEvent
-		var body string
-		if err := rows.Scan(&id, &e.Game, &e.Seq, &at, &e.Kind, &e.By, &body); err != nil {
-			rows.Close()
-			return err
-		}
-		e.At, e.Body = time.UnixMicro(at).UTC(), json.RawMessage(body)
-		prev[e.Game] = e.digest(prev[e.Game])
-		out = append(out, sealedRow{id, prev[e.Game]})
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	return update(ctx, tx, d, "game_events", out)
+	return sealChains(ctx, tx, d, "game_events", `SELECT id, game, seq, at_us, kind, by_whom, body FROM game_events ORDER BY game, seq`,
+		func(rows *sql.Rows) (int64, string, func(string) string, error) {
+			var id, at int64
+			var e GameEvent
+			var body string
+			err := rows.Scan(&id, &e.Game, &e.Seq, &at, &e.Kind, &e.By, &body)
+			e.At, e.Body = time.UnixMicro(at).UTC(), json.RawMessage(body)
+			return id, e.Game, e.digest, err
+		})
 }
 
 func sealTableSetups(ctx context.Context, tx *sql.Tx, d dialect) error {
-	rows, err := tx.QueryContext(ctx, `SELECT id, table_name, at_us, by_whom, body FROM table_setups ORDER BY table_name, id`)
+	return sealChains(ctx, tx, d, "table_setups", `SELECT id, table_name, at_us, by_whom, body FROM table_setups ORDER BY table_name, id`,
+		func(rows *sql.Rows) (int64, string, func(string) string, error) {
+			var id, at int64
+			var t TableSetup
+			var body string
+			err := rows.Scan(&id, &t.Table, &at, &t.By, &body)
+			t.At, t.Body = time.UnixMicro(at).UTC(), json.RawMessage(body)
+			return id, t.Table, t.digest, err
+		})
+}
+
+// sealChains gives every row that query reads of table the digest chained
+// to the one before it in its chain (a game's log, a table's setups, in
+// order): scan reads a row's id, its chain and how to digest it.
+func sealChains(ctx context.Context, tx *sql.Tx, d dialect, table, query string, scan func(*sql.Rows) (int64, string, func(string) string, error)) error {
+	rows, err := tx.QueryContext(ctx, query)
 	if err != nil {
 		return err
 	}
 	var out []sealedRow
 	prev := map[string]string{}
 	for rows.Next() {
-		var id, at int64
-		var t TableSetup
-		var body string
-		if err := rows.Scan(&id, &t.Table, &at, &t.By, &body); err != nil {
+		id, chain, digest, err := scan(rows)
+		if err != nil {
 			rows.Close()
 			return err
 		}
-		t.At, t.Body = time.UnixMicro(at).UTC(), json.RawMessage(body)
-		prev[t.Table] = t.digest(prev[t.Table])
-		out = append(out, sealedRow{id, prev[t.Table]})
+		prev[chain] = digest(prev[chain])
+		out = append(out, sealedRow{id, prev[chain]})
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	return update(ctx, tx, d, "table_setups", out)
+	return update(ctx, tx, d, table, out)
 }
 
 func update(ctx context.Context, tx *sql.Tx, d dialect, table string, rows []sealedRow) error {

@@ -10,6 +10,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -196,10 +197,8 @@ func (b *Bank) template(code string) (Template, bool) {
 }
 
 func appendNew(list []string, s string) []string {
-	for _, x := range list {
-		if x == s {
-			return list
-		}
+	if slices.Contains(list, s) {
+		return list
 	}
 	return append(list, s)
 }
@@ -386,11 +385,4 @@ func FewestCovering(photos []LabelledPhoto) []int {
 }
 
 // Knows says whether the bank was taught from the photo of that name.
-func (b *Bank) Knows(photo string) bool {
-	for _, t := range b.Taught {
-		if t == photo {
-			return true
-		}
-	}
-	return false
-}
+func (b *Bank) Knows(photo string) bool { return slices.Contains(b.Taught, photo) }
