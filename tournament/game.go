@@ -132,6 +132,9 @@ func (g *Game) Record(p Play) (*HandRecord, error) {
 }
 
 func (g *Game) checkSeats(p Play) error {
+	if err := checkPlayTexts(p); err != nil {
+		return err
+	}
 	in := func(s int) bool { return s >= 0 && s < 4 }
 	switch p.Outcome {
 	case Win:
@@ -155,7 +158,12 @@ func (g *Game) checkSeats(p Play) error {
 		}
 	case Draw:
 	default:
-		return fmt.Errorf("unknown outcome %q: use win, draw, chombo or false_win", p.Outcome)
+		return fmt.Errorf("unknown outcome %s: use win, draw, chombo or false_win", shown(string(p.Outcome)))
+	}
+	switch p.FalseWinKind {
+	case "", scoring.CodeBelowMinimum, scoring.CodeNotAWin:
+	default:
+		return fmt.Errorf("false_win_kind %s: use %s or %s, or give the declared hand", shown(p.FalseWinKind), scoring.CodeBelowMinimum, scoring.CodeNotAWin)
 	}
 	if len(p.PoolOfDreams) > 0 && p.Outcome != Draw {
 		return errors.New("a Pool of Dreams is earned at an exhaustive draw only")

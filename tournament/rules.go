@@ -3,6 +3,7 @@ package tournament
 import (
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // Settlement says how a game's raw points become its tournament score.
@@ -113,7 +114,7 @@ func PresetNames() []string {
 func LookupRules(name string) (GameRules, error) {
 	r, ok := Presets[name]
 	if !ok {
-		return r, fmt.Errorf("unknown tournament rules %q: choose one of %v", name, PresetNames())
+		return r, fmt.Errorf("unknown tournament rules %s: choose one of %s", shown(name), strings.Join(PresetNames(), ", "))
 	}
 	return r, nil
 }
