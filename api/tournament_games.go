@@ -32,9 +32,12 @@ type tableGame struct {
 }
 
 type newGame struct {
-	ID      string   `json:"id"`
-	Table   string   `json:"table"`
-	Rules   string   `json:"rules"`
+	ID    string `json:"id"`
+	Table string `json:"table"`
+	Rules string `json:"rules"`
+	// Preset is the scoring preset of the rules' rule set the hands are
+	// scored under; the tournament rules' own when left out.
+	Preset  string   `json:"preset,omitempty"`
 	Players []string `json:"players"`
 }
 
@@ -50,7 +53,7 @@ type GameResponse struct {
 
 func (t *tournamentRoutes) postGame(c echo.Context) error {
 	var in newGame
-	if err := bindStrict(c, "the game (id, table, rules, players)", &in); err != nil {
+	if err := bindStrict(c, "the game (id, table, rules, preset, players)", &in); err != nil {
 		return err
 	}
 	if in.ID == "" || in.Table == "" || strings.HasPrefix(in.ID, tournamentLogPrefix) {
@@ -61,6 +64,9 @@ func (t *tournamentRoutes) postGame(c echo.Context) error {
 		return err
 	}
 	g, err := tournament.NewGame(in.ID, in.Table, in.Rules, players)
+	if err == nil {
+		err = g.UsePreset(in.Preset)
+	}
 	if err != nil {
 		return fault.Wrap(err, fault.Invalid, scoring.CodeBadRequest, err.Error())
 	}
@@ -75,7 +81,7 @@ func (t *tournamentRoutes) postGame(c echo.Context) error {
 	if _, dup := t.games[in.ID]; dup {
 		return gameExists()
 	}
-	start := gameStart{ID: in.ID, Table: in.Table, Rules: in.Rules, Players: players, TokenSHA256: tg.tokenHash}
+	start := gameStart{ID: in.ID, Table: in.Table, Rules: in.Rules, Preset: in.Preset, Players: players, TokenSHA256: tg.tokenHash}
 	if err := t.logEntry(c.Request().Context(), &tg.logged, in.ID, logStart, string(callerOf(c).role), start); err != nil {
 		if errors.Is(err, referee.ErrSeqTaken) {
 			return gameExists()

@@ -14,6 +14,7 @@ type gameStart struct {
 	ID          string    `json:"id"`
 	Table       string    `json:"table"`
 	Rules       string    `json:"rules"`
+	Preset      string    `json:"preset,omitempty"`
 	Players     [4]string `json:"players"`
 	TokenSHA256 string    `json:"table_token_sha256"`
 }
@@ -52,6 +53,9 @@ func (t *tournamentRoutes) load(ctx context.Context) error {
 			continue
 		}
 		g, err := tournament.NewGame(st.ID, st.Table, st.Rules, st.Players)
+		if err == nil {
+			err = g.UsePreset(st.Preset)
+		}
 		if err != nil {
 			t.s.log.Printf("game %s: %v; not loaded", st.ID, err)
 			continue

@@ -70,6 +70,24 @@ func NewGame(id, table, rules string, players [4]string) (*Game, error) {
 	return g, nil
 }
 
+// UsePreset scores the game's hands under another preset of its rule set
+// (the tournament rules' own when preset is ""); a game takes it before
+// its first hand only, so every hand is scored alike.
+func (g *Game) UsePreset(preset string) error {
+	if preset == "" {
+		return nil
+	}
+	if len(g.Hands) > 0 {
+		return errors.New("the game has begun: its preset is chosen when it is created")
+	}
+	r, err := g.Rules.WithPreset(preset)
+	if err != nil {
+		return err
+	}
+	g.Rules = r
+	return nil
+}
+
 // UseScorer replaces the scoring engine (tests, or a service that scores
 // with engines of its own).
 func (g *Game) UseScorer(s Scorer) { g.score = s }

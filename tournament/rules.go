@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"mjscan/scoring/rulebook"
 )
 
 // Settlement says how a game's raw points become its tournament score.
@@ -108,6 +110,28 @@ func PresetNames() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// WithPreset is the rules with their hands scored under another preset of
+// the same rule set; the scoring engine must know it.
+func (r GameRules) WithPreset(preset string) (GameRules, error) {
+	e, ok := rulebook.Lookup(r.Rules)
+	if !ok {
+		return r, fmt.Errorf("no engine scores %s", r.Rules)
+	}
+	var known []string
+	for _, p := range e.Presets() {
+		if p != "" {
+			known = append(known, p)
+		}
+	}
+	for _, p := range known {
+		if p == preset {
+			r.Preset = preset
+			return r, nil
+		}
+	}
+	return r, fmt.Errorf("preset %s: %s games are scored under %s rules, whose presets are %s", shown(preset), r.Name, r.Rules, strings.Join(known, ", "))
 }
 
 // LookupRules finds a preset by name.
