@@ -51,3 +51,42 @@ func TestGamePresetAsDocumented(t *testing.T) {
 		}
 	})
 }
+
+// TestScoreNowUnderTheGamesRules: a referee's score-now at a table where a
+// game is being played was scored under the request's rules alone (riichi
+// with the default preset, or refused without rules), not the game's. It
+// is the game's hand being played, under the game's rules and preset.
+func TestScoreNowUnderTheGamesRules(t *testing.T) {
+	tourBackends(t, func(t *testing.T, c referee.Config) {
+		s := startTourService(t, c, fixedHandReader{})
+		tourCameraTables(t, s)
+		s.newGameAt("Q1", "table 1", "msmc-2016")
+		const at = "/v1/tables/table%201/score-now"
+		for _, body := range []string{`{"seat":"S"}`, `{"seat":"S","request":{"rules":"riichi"}}`} {
+			a := s.call("POST", at, testRefereeToken, body)
+			if a.status != 200 {
+				t.Fatalf("%s: %d %s", body, a.status, a.body)
+			}
+			res := a.json["proposal"].(map[string]any)["result"].(map[string]any)
+			rec := a.json["record"].(map[string]any)
+			if res["rules"] != "riichi" || res["preset"] != "msmc-2016" || rec["rule_set"] != "riichi/msmc-2016" || rec["game"] != "Q1" || rec["hand"] != float64(1) {
+				t.Errorf("%s: scored under %v/%v, record %v/%v hand %v; want riichi/msmc-2016, game Q1 hand 1", body, res["rules"], res["preset"], rec["rule_set"], rec["game"], rec["hand"])
+			}
+		}
+		// Another rule set than the game's is refused in words.
+		bad := s.call("POST", at, testRefereeToken, `{"seat":"S","request":{"rules":"mcr"}}`)
+		wantProblem(t, bad, 400, scoring.CodeBadRequest)
+		if !strings.Contains(bad.str("detail"), "msmc-2016") {
+			t.Errorf("another rule set: %s", bad.body)
+		}
+		// Once the game is over, the table has no game in play: the
+		// referee names the rules.
+		if a := s.call("POST", "/v1/games/Q1/end", testOrganizerToken, ""); a.status != 200 {
+			t.Fatalf("end: %d %s", a.status, a.body)
+		}
+		wantProblem(t, s.call("POST", at, testRefereeToken, `{"seat":"S"}`), 400, scoring.CodeBadRequest)
+		if a := s.call("POST", at, testRefereeToken, `{"seat":"S","request":{"rules":"riichi"}}`); a.status != 200 || a.json["record"].(map[string]any)["game"] != nil {
+			t.Fatalf("no game in play: %d %s", a.status, a.body)
+		}
+	})
+}
