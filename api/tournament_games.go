@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -162,4 +163,32 @@ func (t *tournamentRoutes) postEnd(c echo.Context) error {
 		}
 	}
 	return c.JSON(http.StatusOK, map[string]any{"final": g.game.End(), "versions": t.s.versions()})
+}
+
+// postCorrection corrects a hand already recorded: a new entry of the
+// game's log points at the hand by its number, and the game is settled
+// again as if the hand had been played so. The hand replaced stays in the
+// log and in the game's corrected; it no longer counts.
+func (t *tournamentRoutes) postCorrection(c echo.Context) error {
+	g, err := t.game(c)
+	if err != nil {
+		return err
+	}
+	n, err := strconv.Atoi(c.Param("number"))
+	if err != nil || n < 1 {
+		return fault.New(fault.Invalid, scoring.CodeBadRequest, "the hand to correct is named by its number, counted from 1")
+	}
+	var p tournament.Play
+	if err := bindStrict(c, "the hand's corrected outcome", &p); err != nil {
+		return err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	rec, err := app.CorrectHand(g.game, n, p, func() error {
+		return t.logEntry(c.Request().Context(), &g.logged, g.game.ID, logCorrect, string(callerOf(c).role), handCorrection{Hand: n, Play: p})
+	})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, HandResponse{Hand: rec, Scores: g.game.Scores, Sticks: g.game.Sticks, Over: g.game.Over, Versions: t.s.versions()})
 }

@@ -21,10 +21,18 @@ type gameStart struct {
 
 // Kinds of game log entries.
 const (
-	logStart = "start"
-	logPlay  = "play"
-	logEnd   = "end"
+	logStart   = "start"
+	logPlay    = "play"
+	logCorrect = "correct"
+	logEnd     = "end"
 )
+
+// handCorrection is a correct entry of a game's log: hand Hand (counted
+// from 1) is to be read as Play. The entry it corrects stays in the log.
+type handCorrection struct {
+	Hand int             `json:"hand"`
+	Play tournament.Play `json:"play"`
+}
 
 // load rebuilds every game from its log. A hand that no longer settles
 // (an engine changed its mind) stops that game's replay there; the log
@@ -70,6 +78,18 @@ func (t *tournamentRoutes) load(ctx context.Context) error {
 				}
 				if err != nil {
 					t.s.log.Printf("game %s entry %d: %v; replay stopped", st.ID, e.Seq, err)
+				}
+			case logCorrect:
+				var hc handCorrection
+				err := json.Unmarshal(e.Body, &hc)
+				if err == nil {
+					var c *tournament.Correction
+					if c, err = g.SettleCorrection(hc.Hand, hc.Play); err == nil {
+						_, err = g.ApplyCorrection(c)
+					}
+				}
+				if err != nil {
+					t.s.log.Printf("game %s entry %d: %v; correction skipped", st.ID, e.Seq, err)
 				}
 			case logEnd:
 				g.End()

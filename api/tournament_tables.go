@@ -188,7 +188,7 @@ func (t *tournamentRoutes) postScoreNow(c echo.Context) error {
 		Table: ts.Table, Game: place.game, Hand: place.hand, AskedBy: place.askedBy, PhotoSHA256: p.FrameSHA256,
 		ModelVersion: t.s.versions().Model, EngineVersion: t.s.deps.Version,
 		RuleSet: p.Request.Rules + "/" + p.Result.Preset, Recognized: p.Request.Hand,
-		Request: reqJSON, Computed: resJSON, Ruling: "proposed by the camera: awaiting the referee",
+		Request: reqJSON, Computed: resJSON, Ruling: app.ProposalRuling,
 	}
 	if !ts.NoPhotos {
 		rec.Photo = p.Frame

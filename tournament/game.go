@@ -27,6 +27,9 @@ type Game struct {
 	Sticks int    `json:"sticks"`
 	// Entries are record-only notes such as WSM penalty tiles.
 	Entries []Penalty `json:"entries,omitempty"`
+	// Corrected are the hands as they stood before a referee corrected
+	// them, oldest correction first; they no longer count.
+	Corrected []HandRecord `json:"corrected,omitempty"`
 	// Over is set when the game has ended (naturally, by a bust, or by the
 	// organiser); Final is its settlement.
 	Over  bool   `json:"over"`
