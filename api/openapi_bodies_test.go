@@ -164,10 +164,15 @@ func servedRoutesOf(t *testing.T) []struct{ method, path, echoPath string } {
 	return out
 }
 
-// resolve follows a schema's $ref (a JSON pointer into the document).
+// resolve follows a schema's $ref (a JSON pointer into the document),
+// also when it is the one schema of an allOf (how OpenAPI 3.0 gives a
+// referenced schema a description of its own).
 func resolve(t *testing.T, doc map[string]any, schema map[string]any) map[string]any {
 	t.Helper()
 	for {
+		if all, ok := schema["allOf"].([]any); ok && len(all) == 1 {
+			schema = all[0].(map[string]any)
+		}
 		ref, ok := schema["$ref"].(string)
 		if !ok {
 			return schema
