@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -322,4 +323,36 @@ func TestLargeFieldsRefusedOnEveryTournamentRoute(t *testing.T) {
 		}
 		wantProblem(t, s.call("GET", "/v1/tables/t", testOrganizerToken, ""), 404, codeNotFound)
 	})
+}
+
+// TestGameSaysTheHandBeingPlayed: a desk that confirms a camera's hand
+// "in front of South" had no way to tell whose it was: the game's dealer
+// and seat winds were nowhere in its answer. A game answers the hand
+// being played: its number and name, the dealer, the repeat counter and
+// each player's seat wind; none once it is over.
+func TestGameSaysTheHandBeingPlayed(t *testing.T) {
+	s := startTourService(t, referee.Config{SQLitePath: filepath.Join(t.TempDir(), "r.db")}, nil)
+	a := s.call("POST", "/v1/games", testOrganizerToken, gameBody)
+	next := func(a *answer) string {
+		t.Helper()
+		n, _ := a.json["next"].(map[string]any)
+		if n == nil {
+			return "none"
+		}
+		return fmt.Sprintf("%v %v dealer %v honba %v %v", n["number"], n["round"], n["dealer"], n["honba"], n["seat_winds"])
+	}
+	if got := next(a); got != "1 E1 dealer 0 honba 0 [E S W N]" {
+		t.Errorf("a new game's next hand: %s", got)
+	}
+	// Ben (seat 1) wins off Chloe: the deal passes to Ben.
+	if h := s.call("POST", "/v1/games/Q1/hands", testRefereeToken, handBody); h.status != 201 {
+		t.Fatalf("hand: %d %s", h.status, h.body)
+	}
+	if got := next(s.call("GET", "/v1/games/Q1", testRefereeToken, "")); got != "2 E2 dealer 1 honba 0 [N E S W]" {
+		t.Errorf("after Ben's win: %s", got)
+	}
+	s.call("POST", "/v1/games/Q1/end", testOrganizerToken, "")
+	if got := next(s.call("GET", "/v1/games/Q1", testRefereeToken, "")); got != "none" {
+		t.Errorf("an ended game's next hand: %s", got)
+	}
 }

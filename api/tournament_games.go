@@ -48,8 +48,10 @@ type GameResponse struct {
 	TableToken string `json:"table_token,omitempty"`
 	// Tampered says why the game's log cannot be trusted: the game stands
 	// as its log was before the entry that fails, and takes no more hands.
-	Tampered string   `json:"tampered,omitempty"`
-	Versions Versions `json:"versions"`
+	Tampered string `json:"tampered,omitempty"`
+	// Next is the hand being played, until the game is over.
+	Next     *tournament.NextHand `json:"next,omitempty"`
+	Versions Versions             `json:"versions"`
 }
 
 func (t *tournamentRoutes) postGame(c echo.Context) error {
@@ -91,7 +93,7 @@ func (t *tournamentRoutes) postGame(c echo.Context) error {
 	}
 	t.games[in.ID] = tg
 	t.order = append(t.order, in.ID)
-	return c.JSON(http.StatusCreated, GameResponse{Game: g, TableToken: token, Versions: t.s.versions()})
+	return c.JSON(http.StatusCreated, GameResponse{Game: g, TableToken: token, Next: g.Next(), Versions: t.s.versions()})
 }
 
 func gameExists() *fault.Error {
@@ -118,7 +120,7 @@ func (t *tournamentRoutes) getGame(c echo.Context) error {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return c.JSON(http.StatusOK, GameResponse{Game: g.game, Tampered: g.tampered, Versions: t.s.versions()})
+	return c.JSON(http.StatusOK, GameResponse{Game: g.game, Tampered: g.tampered, Next: g.game.Next(), Versions: t.s.versions()})
 }
 
 // HandResponse is one settled hand.

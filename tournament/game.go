@@ -119,6 +119,31 @@ func (g *Game) RoundName() string {
 // Dealer is the original seat of the current dealer.
 func (g *Game) Dealer() int { return g.dealer }
 
+// NextHand is the hand about to be played: its number and name, the
+// dealer, the repeat counter, and each player's seat wind (what a desk
+// needs to turn "the hand in front of South" into a player).
+type NextHand struct {
+	Number    int    `json:"number"`
+	Round     string `json:"round"`
+	RoundWind string `json:"round_wind"`
+	Dealer    int    `json:"dealer"`
+	Honba     int    `json:"honba"`
+	// SeatWinds are the players' seat winds, by original seat.
+	SeatWinds [4]string `json:"seat_winds"`
+}
+
+// Next is the hand about to be played, or nil once the game is over.
+func (g *Game) Next() *NextHand {
+	if g.Over {
+		return nil
+	}
+	n := &NextHand{Number: len(g.Hands) + 1, Round: g.RoundName(), RoundWind: scoring.Wind(g.round).String(), Dealer: g.dealer, Honba: g.honba}
+	for p := range n.SeatWinds {
+		n.SeatWinds[p] = SeatWind(p, g.dealer).String()
+	}
+	return n
+}
+
 // Honba is the current repeat counter.
 func (g *Game) Honba() int { return g.honba }
 
