@@ -49,7 +49,7 @@ var (
 		{path: "/v1/records/1/overturn", token: testRefereeToken, seeds: []string{`{"ruling":"overturned: 12,000 to Ben","referee":"Head Referee"}`,
 			`{"table":"other","ruling":"x"}`}},
 		{path: "/v1/records/1/confirm", token: testRefereeToken, seeds: []string{``, `{"referee":"Head Referee","note":"as read"}`,
-			`{"request":{"hand":"123m234p234s678s55p","win_tile":"8s"}}`, `{"request":{"rules":"mcr"}}`}},
+			`{"request":{"hand":"123m234p234s678s55p","win_tile":"8s"}}`, `{"request":{"rules":"mcr"}}`, `{"win":{"from":2,"riichi":[1]}}`}},
 	}
 	tournamentRoutesFuzzed = []jsonRoute{
 		{path: "/v1/tournaments", token: testOrganizerToken, seeds: []string{`{"id":"T2","entrants":["A","B","C","D"]}`,

@@ -18,11 +18,29 @@ import (
 )
 
 // confirmation is the body of POST /v1/records/{id}/confirm, all of it
-// optional: who rules, a note for the ruling, and the corrected hand.
+// optional: who rules, a note for the ruling, the corrected hand, and the
+// win to record in the proposal's game.
 type confirmation struct {
 	Referee string           `json:"referee,omitempty"`
 	Note    string           `json:"note,omitempty"`
 	Request *scoring.Request `json:"request,omitempty"`
+	Win     *confirmedWin    `json:"win,omitempty"`
+}
+
+// confirmedWin records the confirmed hand as its game's hand being
+// played: a win by the player at the hand's seat wind, off From (-1: a
+// self-draw), with Riichi the hand's riichi declarations.
+type confirmedWin struct {
+	From   *int  `json:"from"`
+	Riichi []int `json:"riichi,omitempty"`
+}
+
+// ConfirmResponse is the ruling stored and, when the win was recorded
+// with it, the game's hand.
+type ConfirmResponse struct {
+	Record   referee.Record `json:"record"`
+	Hand     *HandResponse  `json:"hand,omitempty"`
+	Versions Versions       `json:"versions"`
 }
 
 // postConfirm rules on a score-now proposal in one call: as proposed, or
@@ -93,14 +111,70 @@ func (t *tournamentRoutes) postConfirm(c echo.Context) error {
 		}
 		rec.Corrections = append(rec.Corrections, referee.Correction{By: who, From: ruled.From, To: ruled.To, Reason: in.Note})
 	}
-	stored, err := t.records.Append(ctx, rec)
-	switch {
-	case errors.Is(err, referee.ErrAlreadyOverturned):
-		return fault.Wrap(err, fault.Conflict, scoring.CodeBadRequest, fmt.Sprintf("proposal %d was ruled on already: overturn that ruling to change it", id))
-	case err != nil:
-		return storeProblem(err)
+	if in.Win != nil {
+		return t.confirmWin(c, rec, ruled.Request, in.Win)
 	}
-	return c.JSON(http.StatusCreated, RecordResponse{Record: stored, Versions: t.s.versions()})
+	stored, err := t.records.Append(ctx, rec)
+	if err != nil {
+		return confirmStoreProblem(err, id)
+	}
+	return c.JSON(http.StatusCreated, ConfirmResponse{Record: stored, Versions: t.s.versions()})
+}
+
+func confirmStoreProblem(err error, id int64) error {
+	if errors.Is(err, referee.ErrAlreadyOverturned) {
+		return fault.Wrap(err, fault.Conflict, scoring.CodeBadRequest, fmt.Sprintf("proposal %d was ruled on already: overturn that ruling to change it", id))
+	}
+	return storeProblem(err)
+}
+
+// confirmWin stores the ruling and records the confirmed hand in the
+// proposal's game, as the hand being played, in one step: the hand is
+// settled first (a hand the game does not take leaves the proposal
+// awaiting), then the ruling is stored, then the hand is logged and
+// applied.
+func (t *tournamentRoutes) confirmWin(c echo.Context, rec referee.Record, req scoring.Request, w *confirmedWin) error {
+	if w.From == nil {
+		return fault.New(fault.Invalid, scoring.CodeBadRequest, "win.from is the seat (0 to 3) of the player who discarded the winning tile, or -1 for a self-draw")
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	g, ok := t.games[rec.Game]
+	if !ok {
+		return fault.Newf(fault.Conflict, scoring.CodeBadRequest, "proposal %d is not for a game of this service: confirm it without win", rec.Overturns)
+	}
+	next := g.game.Next()
+	if next == nil || next.Number != rec.Hand {
+		return fault.Newf(fault.Conflict, scoring.CodeBadRequest, "proposal %d is for hand %d of game %s, which is not the hand being played: confirm it without win, and correct the game's hands if need be", rec.Overturns, rec.Hand, rec.Game)
+	}
+	wind, err := scoring.ParseWind(req.SeatWind)
+	if err != nil {
+		return fault.Newf(fault.Invalid, scoring.CodeBadRequest, "the proposal's hand names no seat wind: confirm it without win, and record the hand with its player")
+	}
+	hand := req
+	p := tournament.Play{Outcome: tournament.Win, Player: g.game.SeatOf(wind), From: *w.From, Riichi: w.Riichi, Hand: &hand}
+	ctx := c.Request().Context()
+	var stored referee.Record
+	handRec, err := app.RecordHand(g.game, p, func() error {
+		var err error
+		if stored, err = t.records.Append(ctx, rec); err != nil {
+			return confirmStoreProblem(err, rec.Overturns)
+		}
+		if err := t.logEntry(ctx, &g.logged, g.game.ID, logPlay, string(callerOf(c).role), p); err != nil {
+			// The ruling stands; the hand is not in the game.
+			code := ""
+			if e, ok := fault.As(err); ok {
+				code = e.Code
+			}
+			return fault.Wrap(err, fault.KindOf(err), code, fmt.Sprintf("the ruling is record %d, but the hand could not be added to game %s: record it with POST /v1/games/%s/hands", stored.ID, g.game.ID, g.game.ID))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, ConfirmResponse{Record: stored, Versions: t.s.versions(),
+		Hand: &HandResponse{Hand: handRec, Scores: g.game.Scores, Sticks: g.game.Sticks, Over: g.game.Over, Versions: t.s.versions()}})
 }
 
 // shortText is a stored text cut for a message.

@@ -356,3 +356,59 @@ func TestGameSaysTheHandBeingPlayed(t *testing.T) {
 		t.Errorf("an ended game's next hand: %s", got)
 	}
 }
+
+// TestScoreNowConfirmedIntoTheGame: confirming a proposal left the
+// organiser to enter the same hand again, working out whose it was. With
+// win (who discarded, the riichi declarations) the confirmation also
+// records it as the game's hand being played, the player being the one at
+// the hand's seat wind; a hand the game does not take leaves the proposal
+// awaiting, and nothing is stored.
+func TestScoreNowConfirmedIntoTheGame(t *testing.T) {
+	tourBackends(t, func(t *testing.T, c referee.Config) {
+		s := startTourService(t, c, fixedHandReader{})
+		tourCameraTables(t, s)
+		own := s.newGameAt("Q1", "table 1", "msmc-2016")
+		a := s.call("POST", "/v1/tables/table%201/score-now", own, `{"seat":"S"}`)
+		if a.status != 200 {
+			t.Fatalf("score now: %d %s", a.status, a.body)
+		}
+		id := int(a.json["record"].(map[string]any)["id"].(float64))
+		points := a.json["proposal"].(map[string]any)["result"].(map[string]any)["points"].(map[string]any)["total"]
+		at := fmt.Sprintf("/v1/records/%d/confirm", id)
+		wantProblem(t, s.call("POST", at, testOrganizerToken, `{"win":{}}`), 400, scoring.CodeBadRequest)
+		// South wins off South: the game refuses it, nothing is ruled.
+		wantProblem(t, s.call("POST", at, testOrganizerToken, `{"win":{"from":1}}`), 422, scoring.CodeBadRequest)
+		if n := len(tourRecords(t, s, testRefereeToken)); n != 1 {
+			t.Fatalf("%d records after a refused win, want the proposal only", n)
+		}
+		a = s.call("POST", at, testOrganizerToken, `{"win":{"from":2}}`)
+		if a.status != 201 {
+			t.Fatalf("confirm into the game: %d %s", a.status, a.body)
+		}
+		hand := a.json["hand"].(map[string]any)["hand"].(map[string]any)
+		play := hand["play"].(map[string]any)
+		if hand["number"] != float64(1) || play["player"] != float64(1) || play["from"] != float64(2) ||
+			hand["result"].(map[string]any)["points"].(map[string]any)["total"] != points {
+			t.Fatalf("the game's hand %v, want Ben's win off Chloe for %v", hand, points)
+		}
+		if a.json["record"].(map[string]any)["overturns"] != float64(id) {
+			t.Errorf("the ruling %v", a.json["record"])
+		}
+		g := s.call("GET", "/v1/games/Q1", testOrganizerToken, "")
+		if len(g.json["hands"].([]any)) != 1 || g.json["next"].(map[string]any)["number"] != float64(2) {
+			t.Fatalf("the game after the confirmation: %s", g.body)
+		}
+		s.restart()
+		if g := s.call("GET", "/v1/games/Q1", testOrganizerToken, ""); len(g.json["hands"].([]any)) != 1 {
+			t.Fatalf("after a restart: %s", g.body)
+		}
+		// A proposal for a hand no longer being played is confirmed
+		// without win only.
+		a = s.call("POST", "/v1/tables/table%201/score-now", testRefereeToken, `{"seat":"S"}`)
+		id2 := int(a.json["record"].(map[string]any)["id"].(float64))
+		if h := s.call("POST", "/v1/games/Q1/hands", testRefereeToken, `{"outcome":"draw"}`); h.status != 201 {
+			t.Fatalf("draw: %d %s", h.status, h.body)
+		}
+		wantProblem(t, s.call("POST", fmt.Sprintf("/v1/records/%d/confirm", id2), testRefereeToken, `{"win":{"from":2}}`), 409, scoring.CodeBadRequest)
+	})
+}

@@ -144,6 +144,10 @@ func (g *Game) Next() *NextHand {
 	return n
 }
 
+// SeatOf is the original seat of the player at seat wind w in the hand
+// being played.
+func (g *Game) SeatOf(w scoring.Wind) int { return seatAt(w, g.dealer) }
+
 // Honba is the current repeat counter.
 func (g *Game) Honba() int { return g.honba }
 
