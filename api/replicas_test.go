@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -311,6 +312,42 @@ func TestReplicasCountProposalsTogether(t *testing.T) {
 		}
 		for _, s := range []*tourService{a, b} {
 			wantProblem(t, s.call("POST", at, own, `{"seat":"S","request":{"rules":"riichi"}}`), 429, codeTooManyProposals)
+		}
+	})
+}
+
+// TestReplicasKeyAnswersExpire: a kept answer is replayed by every
+// replica until IdempotencyTTL, then purged: the retry after it runs
+// again.
+func TestReplicasKeyAnswersExpire(t *testing.T) {
+	tourBackends(t, func(t *testing.T, c referee.Config) {
+		fake := &fakeRecognizer{rec: handRecognition()}
+		a, b := startReplica(t, c, fake), startReplica(t, c, fake)
+		var offset atomic.Int64
+		clock := func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
+		a.srv.idem.now, b.srv.idem.now = clock, clock
+		ct, body := formWith(t, "boundary", samplePhoto(t), [2]string{"id", "k"})
+		if r := sendKeyed(t, a.url+"/v1/recognitions", ct, body, "phone-ttl"); r.status != 200 {
+			t.Fatalf("first: %d %s", r.status, r.body)
+		}
+		if r := sendKeyed(t, b.url+"/v1/recognitions", ct, body, "phone-ttl"); r.header.Get("Idempotency-Replayed") != "true" {
+			t.Fatalf("retry within the TTL on B was not replayed: %d %s", r.status, r.body)
+		}
+		if r := sendKeyed(t, a.url+"/v1/recognitions", ct, body, "phone-other"); r.status != 200 {
+			t.Fatalf("another key: %d %s", r.status, r.body)
+		}
+		offset.Store(int64(DefaultConfig().IdempotencyTTL + idemPurgeEvery + time.Second))
+		if r := sendKeyed(t, b.url+"/v1/recognitions", ct, body, "phone-ttl"); r.status != 200 || r.header.Get("Idempotency-Replayed") != "" {
+			t.Fatalf("retry after the TTL: %d replayed %q", r.status, r.header.Get("Idempotency-Replayed"))
+		}
+		if n := fake.calls.Load(); n != 3 {
+			t.Errorf("%d recognitions, want 3 (two keys, and the retry after the TTL)", n)
+		}
+		// B's periodic purge ran with that request and dropped the other
+		// key's answer, which no one asked for again: only the answer
+		// just kept is left.
+		if n, err := b.store.PurgeKeys(context.Background(), clock().Add(DefaultConfig().IdempotencyTTL+time.Second)); err != nil || n != 1 {
+			t.Errorf("purge after the last answer's TTL: %d rows, %v; want the 1 answer left", n, err)
 		}
 	})
 }

@@ -132,13 +132,17 @@ func (s *Store) KeepAnswer(ctx context.Context, key, upload string, status int, 
 				kept = true
 				return nil
 			}
-			res, err := tx.ExecContext(ctx, rebind(s.d, `DELETE FROM idempotency_keys WHERE key_sha256 = (
-				SELECT key_sha256 FROM idempotency_keys WHERE done = 1 AND key_sha256 <> ? ORDER BY created_us LIMIT 1)`), id)
+			var oldest string
+			err := tx.QueryRowContext(ctx, rebind(s.d, `SELECT key_sha256 FROM idempotency_keys WHERE done = 1 AND key_sha256 <> ? ORDER BY created_us LIMIT 1`), id).Scan(&oldest)
+			if errors.Is(err, sql.ErrNoRows) {
+				break // only claims in flight and this answer are left
+			}
 			if err != nil {
 				return err
 			}
-			if n, _ := res.RowsAffected(); n == 0 {
-				break // only claims in flight and this answer are left
+			// Another replica may drop it first: then look again.
+			if _, err := tx.ExecContext(ctx, rebind(s.d, `DELETE FROM idempotency_keys WHERE key_sha256 = ?`), oldest); err != nil {
+				return err
 			}
 		}
 		_, err = tx.ExecContext(ctx, rebind(s.d, `DELETE FROM idempotency_keys WHERE key_sha256 = ?`), id)
