@@ -22,9 +22,10 @@ import (
 //   - a retry while the first is still running waits for its answer, up
 //     to idemWait, polling the row; still running then, it is answered
 //     409 with Retry-After (as with one process);
-//   - a claim lasts as long as the request may (RequestTimeout +
-//     WriteTimeout + a margin), so the claim of a replica killed while
-//     working lapses and its retry then runs;
+//   - a claim lasts idemLease, renewed every idemLease/3 while its
+//     request runs and its answer is written, so the claim of a replica
+//     killed while working lapses within idemLease and its retry then
+//     runs;
 //   - answers are kept until IdempotencyTTL, then purged: lazily (an
 //     expired key is taken anew) and by a purge of all expired rows at
 //     most once per idemPurgeEvery, run by a request;
@@ -34,27 +35,29 @@ import (
 //     are kept.
 type sharedIdem struct {
 	store     *referee.Store
-	lease     time.Duration
-	lastPurge atomic.Int64 // unix µs
+	lease     time.Duration // idemLease; shorter in tests
+	lastPurge atomic.Int64  // unix µs
 }
 
 // idemWait is how long a retry waits for the first request's answer;
 // idemPoll how often it looks.
 const (
+	idemLease      = 10 * time.Second
 	idemWait       = 5 * time.Second
 	idemPoll       = 50 * time.Millisecond
 	idemPurgeEvery = time.Minute
 )
 
 // share moves the answers into the referee record (done before serving).
-func (s *idempotency) share(store *referee.Store, lease time.Duration) {
+func (s *idempotency) share(store *referee.Store) {
 	if s.shared == nil && store != nil {
-		s.shared = &sharedIdem{store: store, lease: lease}
+		s.shared = &sharedIdem{store: store, lease: idemLease}
 	}
 }
 
-// claimLease is how long a claim made for a request lasts: as long as the
-// request may run and be written, and a margin.
+// claimLease is how long a score-now proposal claim lasts unless its
+// record is stored or it is given back: as long as the request may run
+// and be written, and a margin.
 func (s *Server) claimLease() time.Duration {
 	return s.cfg.RequestTimeout + s.cfg.WriteTimeout + 5*time.Second
 }
@@ -89,6 +92,7 @@ func (sh *sharedIdem) serve(c echo.Context, next echo.HandlerFunc, s *idempotenc
 		case <-time.After(idemPoll):
 		}
 	}
+	stop := sh.renew(ctx, s, key, upload, lease)
 	rec := &recorder{ResponseWriter: c.Response().Writer, limit: s.entryCap()}
 	c.Response().Writer = rec
 	if err := next(c); err != nil {
@@ -99,6 +103,7 @@ func (sh *sharedIdem) serve(c echo.Context, next echo.HandlerFunc, s *idempotenc
 	// being there.
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
+	stop()
 	body := rec.buf.Bytes()
 	if !keep(status) || rec.overflow || len(body) > s.entryCap() {
 		if err := sh.store.ReleaseKey(wctx, key, upload); err != nil {
@@ -112,6 +117,29 @@ func (sh *sharedIdem) serve(c echo.Context, next echo.HandlerFunc, s *idempotenc
 		_ = sh.store.ReleaseKey(wctx, key, upload)
 	}
 	return nil
+}
+
+// renew keeps a claim alive while its request runs, until stop.
+func (sh *sharedIdem) renew(ctx context.Context, s *idempotency, key, upload string, lease time.Duration) (stop func()) {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		tick := time.NewTicker(lease / 3)
+		defer tick.Stop()
+		ctx := context.WithoutCancel(ctx) // an answer still being written
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				rctx, cancel := context.WithTimeout(ctx, lease/3)
+				_, _ = sh.store.RenewKey(rctx, key, upload, s.now(), lease)
+				cancel()
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
 }
 
 // purge drops expired answers, at most once per idemPurgeEvery in this

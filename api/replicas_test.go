@@ -351,3 +351,42 @@ func TestReplicasKeyAnswersExpire(t *testing.T) {
 		}
 	})
 }
+
+// TestReplicasClaimOutlivesLease: a request that runs longer than a
+// claim's lease keeps its key (its replica renews the claim), so a retry
+// on another replica waits for its answer rather than reading the photo a
+// second time.
+func TestReplicasClaimOutlivesLease(t *testing.T) {
+	tourBackends(t, func(t *testing.T, c referee.Config) {
+		fake := &fakeRecognizer{rec: handRecognition(), block: make(chan struct{})}
+		a, b := startReplica(t, c, fake), startReplica(t, c, fake)
+		const lease = 300 * time.Millisecond
+		a.srv.idem.shared.lease, b.srv.idem.shared.lease = lease, lease
+		ct, body := formWith(t, "boundary", samplePhoto(t), [2]string{"id", "k"})
+		first := make(chan int, 1)
+		go func() {
+			req, _ := http.NewRequest(http.MethodPost, a.url+"/v1/recognitions", bytes.NewReader(body))
+			req.Header.Set("Content-Type", ct)
+			req.Header.Set("Idempotency-Key", "slow-1")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				first <- -1
+				return
+			}
+			resp.Body.Close()
+			first <- resp.StatusCode
+		}()
+		for fake.calls.Load() == 0 {
+			time.Sleep(5 * time.Millisecond)
+		}
+		time.Sleep(4 * lease) // the claim would have lapsed three times over
+		time.AfterFunc(500*time.Millisecond, func() { close(fake.block) })
+		retry := sendKeyed(t, b.url+"/v1/recognitions", ct, body, "slow-1")
+		if st := <-first; st != 200 || retry.status != 200 || retry.header.Get("Idempotency-Replayed") != "true" {
+			t.Fatalf("first %d; retry %d replayed %q: %s", st, retry.status, retry.header.Get("Idempotency-Replayed"), retry.body)
+		}
+		if n := fake.calls.Load(); n != 1 {
+			t.Errorf("the photo was read %d times, want once", n)
+		}
+	})
+}

@@ -70,7 +70,7 @@ func (s *Server) MountTournament(cfg TournamentConfig, records *referee.Store) e
 	if err := t.report(context.Background()); err != nil {
 		return err
 	}
-	s.idem.share(records, s.claimLease())
+	s.idem.share(records)
 	for _, r := range t.routeList() {
 		s.echo.Add(r.method, r.path, r.handler, r.mw...)
 	}

@@ -154,6 +154,20 @@ func (s *Store) KeepAnswer(ctx context.Context, key, upload string, status int, 
 	return kept, nil
 }
 
+// RenewKey extends a claim still in flight to now+lease, so a claim lasts
+// as long as its replica is alive and working on it; renewed false when
+// the claim is no longer this upload's.
+func (s *Store) RenewKey(ctx context.Context, key, upload string, now time.Time, lease time.Duration) (renewed bool, err error) {
+	defer s.observe(&err)
+	res, err := s.db.ExecContext(ctx, rebind(s.d, `UPDATE idempotency_keys SET expires_us = ? WHERE key_sha256 = ? AND upload_sha256 = ? AND done = 0`),
+		now.Add(lease).UnixMicro(), keyID(key), upload)
+	if err != nil {
+		return false, s.explainWrite(err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
 // ReleaseKey lets a claimed key go without an answer (one a retry could
 // change: a 429, a cancelled request, a 5xx, or one too large to keep):
 // the next request with the key runs anew.
