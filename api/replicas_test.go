@@ -360,7 +360,7 @@ func TestReplicasClaimOutlivesLease(t *testing.T) {
 	tourBackends(t, func(t *testing.T, c referee.Config) {
 		fake := &fakeRecognizer{rec: handRecognition(), block: make(chan struct{})}
 		a, b := startReplica(t, c, fake), startReplica(t, c, fake)
-		const lease = 300 * time.Millisecond
+		const lease = time.Second
 		a.srv.idem.shared.lease, b.srv.idem.shared.lease = lease, lease
 		ct, body := formWith(t, "boundary", samplePhoto(t), [2]string{"id", "k"})
 		first := make(chan int, 1)
@@ -379,7 +379,7 @@ func TestReplicasClaimOutlivesLease(t *testing.T) {
 		for fake.calls.Load() == 0 {
 			time.Sleep(5 * time.Millisecond)
 		}
-		time.Sleep(4 * lease) // the claim would have lapsed three times over
+		time.Sleep(3 * lease) // the claim would have lapsed twice over
 		time.AfterFunc(500*time.Millisecond, func() { close(fake.block) })
 		retry := sendKeyed(t, b.url+"/v1/recognitions", ct, body, "slow-1")
 		if st := <-first; st != 200 || retry.status != 200 || retry.header.Get("Idempotency-Replayed") != "true" {
