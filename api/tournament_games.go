@@ -16,14 +16,13 @@ import (
 	"mjscan/tournament"
 )
 
-// tableGame is a game being played, the hash of its table's token and the
-// length of its log: a snapshot rebuilt from the game's log in the
-// referee store (tournament_state.go). Each change is written to the log
-// before it is answered, in a transaction that holds the log's lock.
+// tableGame is a game being played and the hash of its table's token: a
+// snapshot rebuilt from the game's log in the referee store
+// (tournament_state.go). Each change is written to the log before it is
+// answered, in a transaction that holds the log's lock.
 type tableGame struct {
 	game      *tournament.Game
 	tokenHash string
-	logged    int
 	// version is the state of the log the snapshot was rebuilt from.
 	version logVersion
 	// tampered says why the game's log cannot be trusted past the entries

@@ -43,7 +43,7 @@ func (t *tournamentRoutes) replayGame(gl referee.GameLog) (tg *tableGame, ok boo
 		t.s.log.Printf("game %s: %v; not loaded", st.ID, err)
 		return nil, false
 	}
-	tg = &tableGame{game: g, tokenHash: st.TokenSHA256, logged: len(log), tampered: gl.Tampered}
+	tg = &tableGame{game: g, tokenHash: st.TokenSHA256, tampered: gl.Tampered}
 replay:
 	for _, e := range log[1:] {
 		switch e.Kind {
@@ -129,5 +129,5 @@ func (t *tournamentRoutes) replayTournament(log []referee.GameEvent, game func(i
 			t.s.log.Printf("%s entry %d: %v; skipped", log[0].Game, e.Seq, err)
 		}
 	}
-	return &tourState{tour: tour, logged: len(log)}, true, nil
+	return &tourState{tour: tour}, true, nil
 }

@@ -96,7 +96,7 @@ func (t *tournamentRoutes) keep(id string, g *tableGame) {
 func written(tx *referee.LogTx, id string, g *tableGame) {
 	if log, err := tx.Log(id); err == nil && len(log.Events) > 0 {
 		last := log.Events[len(log.Events)-1]
-		g.version, g.logged = logVersion{last.Seq, last.Digest}, len(log.Events)
+		g.version = logVersion{last.Seq, last.Digest}
 	}
 }
 

@@ -15,9 +15,9 @@ import (
 	"mjscan/tournament"
 )
 
+// tourState is a tournament rebuilt from its log.
 type tourState struct {
-	tour   *tournament.Tournament
-	logged int
+	tour *tournament.Tournament
 }
 
 type newTournament struct {
