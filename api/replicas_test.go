@@ -459,3 +459,43 @@ func BenchmarkStatelessGame(b *testing.B) {
 		}
 	})
 }
+
+// TestReplicasCreateOnce: a game or tournament created at once through
+// two replicas is created once; every other try is told it exists.
+func TestReplicasCreateOnce(t *testing.T) {
+	tourBackends(t, func(t *testing.T, c referee.Config) {
+		reps := []*replica{startReplica(t, c, nil), startReplica(t, c, nil)}
+		for _, what := range []struct{ path, body string }{
+			{"/v1/games", gameBody},
+			{"/v1/tournaments", `{"id":"april","entrants":["Aiko","Ben","Chloe","Dev","Eve","Fay"]}`},
+		} {
+			var wg sync.WaitGroup
+			codes := make(chan int, 8)
+			for i := 0; i < 8; i++ {
+				wg.Add(1)
+				go func(i int) {
+					defer wg.Done()
+					req, _ := http.NewRequest(http.MethodPost, reps[i%2].url+what.path, strings.NewReader(what.body))
+					req.Header.Set("Content-Type", "application/json")
+					req.Header.Set("Authorization", "Bearer "+testOrganizerToken)
+					resp, err := http.DefaultClient.Do(req)
+					if err != nil {
+						codes <- -1
+						return
+					}
+					resp.Body.Close()
+					codes <- resp.StatusCode
+				}(i)
+			}
+			wg.Wait()
+			close(codes)
+			count := map[int]int{}
+			for code := range codes {
+				count[code]++
+			}
+			if count[201] != 1 || count[409] != 7 {
+				t.Errorf("%s created at once 8 times: %v, want one 201 and seven 409", what.path, count)
+			}
+		}
+	})
+}
