@@ -137,15 +137,16 @@ func (t *tournamentRoutes) confirmWin(c echo.Context, rec referee.Record, req sc
 	if w.From == nil {
 		return fault.New(fault.Invalid, scoring.CodeBadRequest, "win.from is the seat (0 to 3) of the player who discarded the winning tile, or -1 for a self-draw")
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	g, ok := t.games[rec.Game]
-	if !ok {
+	ctx := c.Request().Context()
+	g, err := t.gameNamed(ctx, rec.Game)
+	if err != nil {
+		return storeProblem(err)
+	}
+	if g == nil {
 		return fault.Newf(fault.Conflict, scoring.CodeBadRequest, "proposal %d is not for a game of this service: confirm it without win", rec.Overturns)
 	}
-	next := g.game.Next()
-	if next == nil || next.Number != rec.Hand {
-		return fault.Newf(fault.Conflict, scoring.CodeBadRequest, "proposal %d is for hand %d of game %s, which is not the hand being played: confirm it without win, and correct the game's hands if need be", rec.Overturns, rec.Hand, rec.Game)
+	if err := handBeingPlayed(g, rec); err != nil {
+		return err
 	}
 	wind, err := scoring.ParseWind(req.SeatWind)
 	if err != nil {
@@ -153,28 +154,52 @@ func (t *tournamentRoutes) confirmWin(c echo.Context, rec referee.Record, req sc
 	}
 	hand := req
 	p := tournament.Play{Outcome: tournament.Win, Player: g.game.SeatOf(wind), From: *w.From, Riichi: w.Riichi, Hand: &hand}
-	ctx := c.Request().Context()
-	var stored referee.Record
-	handRec, err := app.RecordHand(g.game, p, func() error {
+	// Settle on the snapshot first (it does not change the game): a hand
+	// the game does not take leaves the proposal awaiting. Then the ruling
+	// is stored, then the hand is logged under the game's lock.
+	if _, err := g.game.Settle(p); err != nil {
+		return app.SettleFault(err)
+	}
+	stored, err := t.records.Append(ctx, rec)
+	if err != nil {
+		return confirmStoreProblem(err, rec.Overturns)
+	}
+	var handRec *tournament.HandRecord
+	err = t.records.UpdateLogs(ctx, []string{rec.Game}, func(tx *referee.LogTx) error {
 		var err error
-		if stored, err = t.records.Append(ctx, rec); err != nil {
-			return confirmStoreProblem(err, rec.Overturns)
+		if g, err = t.lockedGame(tx, rec.Game); err != nil {
+			return err
 		}
-		if err := t.logEntry(ctx, &g.logged, g.game.ID, logPlay, string(callerOf(c).role), p); err != nil {
-			// The ruling stands; the hand is not in the game.
-			code := ""
-			if e, ok := fault.As(err); ok {
-				code = e.Code
-			}
-			return fault.Wrap(err, fault.KindOf(err), code, fmt.Sprintf("the ruling is record %d, but the hand could not be added to game %s: record it with POST /v1/games/%s/hands", stored.ID, g.game.ID, g.game.ID))
+		if err := handBeingPlayed(g, rec); err != nil {
+			return err
 		}
-		return nil
+		handRec, err = app.RecordHand(g.game, p, func() error {
+			return appendEntry(tx, rec.Game, logPlay, string(callerOf(c).role), p)
+		})
+		written(tx, rec.Game, g)
+		return err
 	})
 	if err != nil {
-		return err
+		// The ruling stands; the hand is not in the game.
+		err = storeProblem(err)
+		code := ""
+		if e, ok := fault.As(err); ok {
+			code = e.Code
+		}
+		return fault.Wrap(err, fault.KindOf(err), code, fmt.Sprintf("the ruling is record %d, but the hand could not be added to game %s: record it with POST /v1/games/%s/hands", stored.ID, rec.Game, rec.Game))
 	}
+	t.keep(rec.Game, g)
 	return c.JSON(http.StatusCreated, ConfirmResponse{Record: stored, Versions: t.s.versions(),
 		Hand: &HandResponse{Hand: handRec, Scores: g.game.Scores, Sticks: g.game.Sticks, Over: g.game.Over, Versions: t.s.versions()}})
+}
+
+// handBeingPlayed checks that a proposal is for the hand its game plays now.
+func handBeingPlayed(g *tableGame, rec referee.Record) error {
+	next := g.game.Next()
+	if next == nil || next.Number != rec.Hand {
+		return fault.Newf(fault.Conflict, scoring.CodeBadRequest, "proposal %d is for hand %d of game %s, which is not the hand being played: confirm it without win, and correct the game's hands if need be", rec.Overturns, rec.Hand, rec.Game)
+	}
+	return nil
 }
 
 // shortText is a stored text cut for a message.

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -123,10 +124,11 @@ func (t *tournamentRoutes) placeRecord(ctx context.Context, r *referee.Record) e
 	if r.Hand > 0 && r.Game == "" {
 		return handNeedsGame()
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	g, ok := t.games[r.Game]
-	if !ok {
+	g, err := t.gameNamed(ctx, r.Game)
+	if err != nil {
+		return storeProblem(err)
+	}
+	if g == nil {
 		return nil // a game played on paper: the referee's word
 	}
 	if g.game.Table != r.Table {
@@ -160,9 +162,9 @@ type proposalPlace struct {
 	game    string
 	hand    int
 	askedBy string
-	// release gives back the table's proposal slot when no record was
-	// stored.
-	release func()
+	// done counts the table's proposal for good when its record was
+	// stored, and gives its slot back when not.
+	done func(stored bool)
 }
 
 // placeProposal decides who asked, which game and which hand a score-now
@@ -170,8 +172,8 @@ type proposalPlace struct {
 // its own game's hand being played; the referee any game of the table, by
 // default the one being played there (or none when none is). The
 // request's rules and preset are the game's when it has one.
-func (t *tournamentRoutes) placeProposal(who caller, table string, in *scoreNow) (proposalPlace, error) {
-	place := proposalPlace{release: func() {}}
+func (t *tournamentRoutes) placeProposal(ctx context.Context, who caller, table string, in *scoreNow) (proposalPlace, error) {
+	place := proposalPlace{done: func(bool) {}}
 	if in.AskedBy != "" {
 		return place, fault.New(fault.Invalid, scoring.CodeBadRequest, "leave asked_by out: who asked is taken from your token")
 	}
@@ -188,16 +190,21 @@ func (t *tournamentRoutes) placeProposal(who caller, table string, in *scoreNow)
 	if in.Game == "" && in.Hand != 0 {
 		return place, handNeedsGame()
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
 	if in.Game == "" {
-		in.Game = t.gameInPlay(table)
+		game, err := t.gameInPlay(ctx, table)
+		if err != nil {
+			return place, storeProblem(err)
+		}
+		in.Game = game
 	}
 	if in.Game == "" {
 		return place, nil
 	}
-	g, ok := t.games[in.Game]
-	if !ok || g.game.Table != table {
+	g, err := t.gameNamed(ctx, in.Game)
+	if err != nil {
+		return place, storeProblem(err)
+	}
+	if g == nil || g.game.Table != table {
 		return place, fault.New(fault.NotFound, codeNotFound, "no game with this id is played at this table")
 	}
 	if g.game.Over {
@@ -222,17 +229,28 @@ func (t *tournamentRoutes) placeProposal(who caller, table string, in *scoreNow)
 	}
 	place.game, place.hand = g.game.ID, next
 	if who.role == roleTable {
-		if g.proposed == nil {
-			g.proposed = map[int]int{}
-		}
-		if g.proposed[next] >= maxProposalsPerHand {
+		// The count lives in the record, so a table's proposals add up
+		// whichever replica takes them; a slot still in flight when its
+		// replica died counts until the request would have timed out.
+		id, err := t.records.ClaimProposal(ctx, g.game.ID, next, maxProposalsPerHand, time.Now(), t.s.claimLease())
+		if errors.Is(err, referee.ErrTooManyClaims) {
 			return place, fault.Newf(fault.Exhausted, codeTooManyProposals, "the camera proposed hand %d %d times already: ask the referee to score it", next, maxProposalsPerHand)
 		}
-		g.proposed[next]++
-		place.release = func() {
-			t.mu.Lock()
-			g.proposed[next]--
-			t.mu.Unlock()
+		if err != nil {
+			return place, storeProblem(err)
+		}
+		place.done = func(stored bool) {
+			ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+			defer cancel()
+			var err error
+			if stored {
+				err = t.records.KeepProposal(ctx, id)
+			} else {
+				err = t.records.ReleaseProposal(ctx, id)
+			}
+			if err != nil {
+				t.s.log.Printf("score-now claim %d of game %s: %v", id, g.game.ID, err)
+			}
 		}
 	}
 	return place, nil
@@ -241,17 +259,21 @@ func (t *tournamentRoutes) placeProposal(who caller, table string, in *scoreNow)
 // gameInPlay is the game being played at a table: the one game there that
 // is not over, or "" when there is none or more than one. The caller
 // holds t.mu.
-func (t *tournamentRoutes) gameInPlay(table string) string {
+func (t *tournamentRoutes) gameInPlay(ctx context.Context, table string) (string, error) {
+	games, ids, err := t.allGames(ctx)
+	if err != nil {
+		return "", err
+	}
 	found := ""
-	for _, id := range t.order {
-		if g := t.games[id]; g.game.Table == table && !g.game.Over {
+	for i, g := range games {
+		if g.game.Table == table && !g.game.Over {
 			if found != "" {
-				return ""
+				return "", nil
 			}
-			found = id
+			found = ids[i]
 		}
 	}
-	return found
+	return found, nil
 }
 
 // quoteID quotes an id for a message, without repeating an overlong one.
@@ -289,28 +311,30 @@ const (
 )
 
 // who reads the bearer token. Comparisons take constant time.
-func (t *tournamentRoutes) who(c echo.Context) (caller, bool) {
+func (t *tournamentRoutes) who(c echo.Context) (caller, bool, error) {
 	h := c.Request().Header.Get(echo.HeaderAuthorization)
 	tok, ok := strings.CutPrefix(h, "Bearer ")
 	if !ok || tok == "" {
-		return caller{}, false
+		return caller{}, false, nil
 	}
 	eq := func(a, b string) bool { return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1 }
 	switch {
 	case eq(tok, t.cfg.RefereeToken):
-		return caller{role: roleReferee}, true
+		return caller{role: roleReferee}, true, nil
 	case eq(tok, t.cfg.OrganizerToken):
-		return caller{role: roleOrganizer}, true
+		return caller{role: roleOrganizer}, true, nil
 	}
+	// The token's hash names the game (a lookup, then checked in
+	// constant time).
 	hashed := tokenHash(tok)
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	for id, g := range t.games {
-		if eq(hashed, g.tokenHash) {
-			return caller{role: roleTable, table: g.game.Table, game: id, over: g.game.Over}, true
-		}
+	g, err := t.gameOfToken(c.Request().Context(), hashed)
+	if err != nil {
+		return caller{}, false, fault.Wrap(err, fault.Unavailable, codeRecordUnavailable, "the referee record does not answer just now, so a table token cannot be checked: try again in a moment")
 	}
-	return caller{}, false
+	if g != nil && eq(hashed, g.tokenHash) {
+		return caller{role: roleTable, table: g.game.Table, game: g.game.ID, over: g.game.Over}, true, nil
+	}
+	return caller{}, false, nil
 }
 
 // need refuses callers without one of the roles: 401 without a known
@@ -318,7 +342,10 @@ func (t *tournamentRoutes) who(c echo.Context) (caller, bool) {
 func (t *tournamentRoutes) need(roles ...role) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
-			who, ok := t.who(c)
+			who, ok, err := t.who(c)
+			if err != nil {
+				return err
+			}
 			if !ok {
 				c.Response().Header().Set("WWW-Authenticate", `Bearer realm="mjscan tournament"`)
 				return fault.New(fault.Unauthorised, codeUnauthorized, "this needs a referee, organiser or table token: send it as Authorization: Bearer <token>")

@@ -15,7 +15,7 @@ import (
 func RecordHand(g *tournament.Game, p tournament.Play, keep func() error) (*tournament.HandRecord, error) {
 	settled, err := g.Settle(p)
 	if err != nil {
-		return nil, settleFault(err)
+		return nil, SettleFault(err)
 	}
 	if err := keep(); err != nil {
 		return nil, err
@@ -32,7 +32,7 @@ func RecordHand(g *tournament.Game, p tournament.Play, keep func() error) (*tour
 func CorrectHand(g *tournament.Game, n int, p tournament.Play, keep func() error) (*tournament.HandRecord, error) {
 	c, err := g.SettleCorrection(n, p)
 	if err != nil {
-		return nil, settleFault(err)
+		return nil, SettleFault(err)
 	}
 	if err := keep(); err != nil {
 		return nil, err
@@ -40,7 +40,8 @@ func CorrectHand(g *tournament.Game, n int, p tournament.Play, keep func() error
 	return g.ApplyCorrection(c)
 }
 
-func settleFault(err error) error {
+// SettleFault is the domain error of a hand a game does not take.
+func SettleFault(err error) error {
 	var se *scoring.Error
 	if errors.As(err, &se) {
 		return fault.Wrap(err, fault.Unprocessable, se.Code, se.Message)
