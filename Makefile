@@ -7,7 +7,7 @@ export CGO_ENABLED := 1
 GO ?= go
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: build test run bench fuzz train train-check deploy-check clean
+.PHONY: build test run bench fuzz train train-check deploy-check hall clean
 
 build:
 	$(GO) build -o bin/mjscan ./cmd/mjscan
@@ -37,6 +37,24 @@ test: build deploy-check
 # from packages (scripts/deploy-check.sh says how).
 deploy-check:
 	bash scripts/deploy-check.sh
+
+# The hall test of issue 19 (cmd/hallcheck): three replicas on a
+# throwaway PostgreSQL behind nginx (deploy/nginx.conf), HALL_CLIENTS
+# tables for HALL_DURATION, one replica killed and all restarted in turn,
+# then every acknowledged hand and record looked for on every replica; with
+# HALL_SCALE set, recognitions measured with 1 and 3 replicas, and the
+# report written to HALL_REPORT. Ports HALL_PORT to HALL_PORT+13 and
+# HALL_PG_PORT on loopback.
+HALL_DURATION ?= 60s
+HALL_CLIENTS ?= 20
+HALL_SCALE ?= 0
+HALL_PORT ?= 18120
+HALL_PG_PORT ?= 55412
+HALL_PG_DIR ?= /tmp/pg-hall
+HALL_REPORT ?=
+hall: build
+	$(GO) run ./cmd/hallcheck -duration $(HALL_DURATION) -clients $(HALL_CLIENTS) -scale $(HALL_SCALE) \
+		-port $(HALL_PORT) -pg-port $(HALL_PG_PORT) -pg-dir $(HALL_PG_DIR) $(if $(HALL_REPORT),-report $(HALL_REPORT))
 
 run: build
 	bin/mjscan serve --addr $(ADDR)
