@@ -459,3 +459,81 @@ func (t *tally) summary() string {
 	}
 	return b.String()
 }
+
+// checkWritesReplayed sends a hand and a referee record to one replica
+// directly, then the same again with the same Idempotency-Key to another,
+// as a referee's tablet retrying after a lost answer does: the second
+// answer must be the first, marked replayed, and every replica must hold
+// the hand and the record once.
+func checkWritesReplayed(ctx context.Context, c *client, reps []*replica, run string) *verdict {
+	v := &verdict{name: "a hand or record sent again with its Idempotency-Key to another replica is stored once"}
+	a, b := reps[0], reps[len(reps)-1]
+	game := run + "-probe-g"
+	table := run + "-probe-t"
+	created := c.once(ctx, a.url(), request{method: http.MethodPost, path: "/v1/games", token: organizerToken,
+		body: jsonBody(map[string]any{"id": game, "table": table, "rules": "msmc-2016", "players": []string{"Aiko", "Ben", "Chloe", "Dev"}})})
+	if created.status != http.StatusCreated {
+		v.fail("creating game %s on %s: %d %s", game, a.name, created.status, snippet(created.body))
+		return v
+	}
+	note := "hall " + run + " probe hand"
+	ruling := "hall " + run + " probe record"
+	writes := []struct {
+		what string
+		req  request
+	}{
+		{"hand", request{method: http.MethodPost, path: "/v1/games/" + game + "/hands", token: refereeToken, key: run + "-probe-hand",
+			body: jsonBody(map[string]any{"outcome": "win", "player": 1, "from": 2, "hand": winningHand, "note": note})}},
+		{"record", request{method: http.MethodPost, path: "/v1/records", token: refereeToken, key: run + "-probe-record",
+			body: jsonBody(map[string]any{"table": table, "game": game, "hand": 1, "asked_by": "player:Ben", "engine_version": "hall",
+				"rule_set": "riichi/msmc-2016", "claimed": "2000", "ruling": ruling})}},
+	}
+	for _, w := range writes {
+		first := c.once(ctx, a.url(), w.req)
+		second := c.once(ctx, b.url(), w.req)
+		switch {
+		case first.status != http.StatusCreated:
+			v.fail("the %s sent to %s: %d %s", w.what, a.name, first.status, snippet(first.body))
+		case second.status != first.status:
+			v.fail("the %s sent again with its key to %s answered %d, not %s's first answer %d: %s", w.what, b.name, second.status, a.name, first.status, snippet(second.body))
+		case !bytes.Equal(second.body, first.body):
+			v.fail("the %s sent again with its key to %s answered %d as the first did on %s, but with another body (written a second time?): first %s; again %s", w.what, b.name, second.status, a.name, snippet(first.body), snippet(second.body))
+		case second.header.Get("Idempotency-Replayed") != "true":
+			v.fail("the %s sent again with its key to %s is not marked Idempotency-Replayed: true", w.what, b.name)
+		}
+	}
+	for _, r := range reps {
+		g := &gameView{}
+		if _, err := getJSON(ctx, r.url()+"/v1/games/"+game, organizerToken, g); err != nil {
+			v.fail("game %s on %s: %v", game, r.name, err)
+		} else if n := countNotes(g, note); n != 1 {
+			v.fail("the hand sent twice with one key is in %s's game %s %d times, not once", r.name, game, n)
+		}
+		list, err := listRecords(ctx, r.url(), game)
+		if err != nil {
+			v.fail("the records of game %s on %s: %v", game, r.name, err)
+			continue
+		}
+		n := 0
+		for _, rec := range list {
+			if rec.Ruling == ruling {
+				n++
+			}
+		}
+		if n != 1 {
+			v.fail("the record sent twice with one key is listed %d times by %s, not once", n, r.name)
+		}
+	}
+	v.summary = fmt.Sprintf("a hand and a record to %s, again with the same keys to %s; the game and its records read on each of %d replicas", a.name, b.name, len(reps))
+	return v
+}
+
+func countNotes(g *gameView, note string) int {
+	n := 0
+	for _, h := range g.Hands {
+		if h.Play.Note == note {
+			n++
+		}
+	}
+	return n
+}

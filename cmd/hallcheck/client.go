@@ -15,9 +15,11 @@ import (
 	"time"
 )
 
-// maxAttempts bounds a client's retries of one request (after 502, 503,
-// 504, 429, a connection error or an upload still in flight).
-const maxAttempts = 15
+// retryFor bounds a client's retries of one request (after 502, 503,
+// 504, 429, a connection error or a first request with its key still in
+// flight): it gives up when the next try would start later than this
+// after the first (the -retry-for flag).
+var retryFor = 30 * time.Second
 
 // answer is one attempt's outcome.
 type answer struct {
@@ -107,7 +109,11 @@ func (t *tally) unexpectedAnswer(route string, a answer) {
 func (t *tally) gaveUpOn(route string, a answer) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.gaveUp = append(t.gaveUp, fmt.Sprintf("%s: still %d (%v) after %d attempts %v", route, a.status, a.err, a.attempts, a.retriedFrom))
+	why := a.code()
+	if a.err != nil {
+		why = a.err.Error()
+	}
+	t.gaveUp = append(t.gaveUp, fmt.Sprintf("%s at %.1fs: still %d %s after %d attempts in %s (statuses before: %v)", route, time.Since(t.start).Seconds(), a.status, why, a.attempts, retryFor, a.retriedFrom))
 }
 
 // names are the replicas' names by address, for the upstream header.
@@ -239,6 +245,7 @@ func retryable(a answer) bool {
 // every answer; ok reports a 200 or 201.
 func (c *client) call(ctx context.Context, r request) (answer, bool) {
 	var before []int
+	first := time.Now()
 	for attempt := 1; ; attempt++ {
 		a := c.once(ctx, c.base, r)
 		a.attempts, a.retriedFrom = attempt, before
@@ -254,14 +261,14 @@ func (c *client) call(ctx context.Context, r request) (answer, bool) {
 			c.t.unexpectedAnswer(r.route, a)
 			return a, false
 		}
-		if attempt == maxAttempts {
-			c.t.gaveUpOn(r.route, a)
-			return a, false
-		}
 		before = append(before, a.status)
 		wait := time.Duration(100<<min(attempt, 4)) * time.Millisecond
 		if s, err := strconv.Atoi(a.header.Get("Retry-After")); err == nil && s > 0 {
 			wait = min(time.Duration(s)*time.Second, 2*time.Second)
+		}
+		if time.Since(first)+wait > retryFor {
+			c.t.gaveUpOn(r.route, a)
+			return a, false
 		}
 		select {
 		case <-ctx.Done():

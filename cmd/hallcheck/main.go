@@ -61,6 +61,7 @@ func main() {
 	flag.StringVar(&o.bin, "bin", "bin/mjscan", "the mjscan binary (make build)")
 	flag.StringVar(&o.photos, "photos", "testdata/photos/dev", "folder of the photos the tables upload")
 	flag.StringVar(&o.report, "report", "", "write the results as Markdown to this file")
+	flag.DurationVar(&retryFor, "retry-for", retryFor, "how long a client retries one request before it gives up (and the check fails)")
 	flag.BoolVar(&o.keep, "keep", false, "keep the temporary folder (logs of nginx and the replicas)")
 	flag.Parse()
 	os.Exit(run(o, strings.Join(append([]string{"go run ./cmd/hallcheck"}, os.Args[1:]...), " ")))
@@ -205,7 +206,8 @@ func run(o options, command string) int {
 	verdicts = append(verdicts, checkGames(ctx, reps, ak)...)
 	verdicts = append(verdicts, checkRecords(ctx, reps, ak)...)
 	probe := newClient(o.clients, base, newTally(start))
-	verdicts = append(verdicts, checkReplayAcrossReplicas(ctx, probe, reps, runID, photos[0]), checkReplaysUnderLoad(ak),
+	verdicts = append(verdicts, checkReplayAcrossReplicas(ctx, probe, reps, runID, photos[0]),
+		checkWritesReplayed(ctx, probe, reps, runID), checkReplaysUnderLoad(ak),
 		checkStatuses(tl, windows, 2*o.clients), chaosFailures)
 
 	var scaling []scaleResult
