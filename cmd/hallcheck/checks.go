@@ -260,19 +260,50 @@ func listRecords(ctx context.Context, base, game string) ([]listedRecord, error)
 // recognitions reads a replica's count of photos read (the recognize
 // step of mjscan_step_duration_seconds): a replayed answer adds nothing.
 func recognitions(ctx context.Context, r *replica) (int, error) {
+	page, err := metricsPage(ctx, r)
+	if err != nil {
+		return 0, err
+	}
+	return parseRecognitions(page)
+}
+
+func metricsPage(ctx context.Context, r *replica) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+r.metrics+"/metrics", nil)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return 0, err
+		return "", err
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != http.StatusOK {
-		return 0, fmt.Errorf("%s's metrics: %d", r.name, resp.StatusCode)
+		return "", fmt.Errorf("%s's metrics: %d", r.name, resp.StatusCode)
 	}
-	return parseRecognitions(string(b))
+	return string(b), nil
+}
+
+// apiRequests reads how many requests to /v1 routes the replica has
+// answered since it started (mjscan_http_requests_total): what nginx sent
+// it, the harness's own /readyz polls left out.
+func apiRequests(ctx context.Context, r *replica) (int, error) {
+	page, err := metricsPage(ctx, r)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, line := range strings.Split(page, "\n") {
+		if !strings.HasPrefix(line, "mjscan_http_requests_total{") || !strings.Contains(line, `route="/v1/`) {
+			continue
+		}
+		f := strings.Fields(line)
+		x, err := strconv.ParseFloat(f[len(f)-1], 64)
+		if err != nil {
+			return 0, fmt.Errorf("the requests count %q: %v", line, err)
+		}
+		n += int(x)
+	}
+	return n, nil
 }
 
 func parseRecognitions(page string) (int, error) {

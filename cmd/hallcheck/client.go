@@ -106,14 +106,18 @@ func (t *tally) unexpectedAnswer(route string, a answer) {
 	}
 }
 
-func (t *tally) gaveUpOn(route string, a answer) {
+func (t *tally) gaveUpOn(r request, a answer) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	why := a.code()
 	if a.err != nil {
 		why = a.err.Error()
 	}
-	t.gaveUp = append(t.gaveUp, fmt.Sprintf("%s at %.1fs: still %d %s after %d attempts in %s (statuses before: %v)", route, time.Since(t.start).Seconds(), a.status, why, a.attempts, retryFor, a.retriedFrom))
+	key := ""
+	if r.key != "" {
+		key = " (Idempotency-Key " + r.key + ")"
+	}
+	t.gaveUp = append(t.gaveUp, fmt.Sprintf("%s%s, given up at %.1fs: still %d %s after %d attempts in %s (statuses before: %v)", r.route, key, time.Since(t.start).Seconds(), a.status, why, a.attempts, retryFor, a.retriedFrom))
 }
 
 // names are the replicas' names by address, for the upstream header.
@@ -250,7 +254,7 @@ func (c *client) call(ctx context.Context, r request) (answer, bool) {
 		a := c.once(ctx, c.base, r)
 		a.attempts, a.retriedFrom = attempt, before
 		if ctx.Err() != nil && a.status == 0 {
-			c.t.gaveUpOn(r.route, a)
+			c.t.gaveUpOn(r, a)
 			return a, false
 		}
 		c.t.add(r.route, a)
@@ -267,12 +271,12 @@ func (c *client) call(ctx context.Context, r request) (answer, bool) {
 			wait = min(time.Duration(s)*time.Second, 2*time.Second)
 		}
 		if time.Since(first)+wait > retryFor {
-			c.t.gaveUpOn(r.route, a)
+			c.t.gaveUpOn(r, a)
 			return a, false
 		}
 		select {
 		case <-ctx.Done():
-			c.t.gaveUpOn(r.route, a)
+			c.t.gaveUpOn(r, a)
 			return a, false
 		case <-time.After(wait):
 		}

@@ -269,6 +269,7 @@ func chaos(ctx context.Context, start time.Time, d time.Duration, reps []*replic
 		v.fail("restarting %s after the kill: %v", victim.name, err)
 	}
 	logf("%.1fs: %s ready again", since().Seconds(), victim.name)
+	backInService(ctx, v, victim, start)
 	w.to = since() + settle
 	windows = append(windows, w)
 
@@ -282,12 +283,32 @@ func chaos(ctx context.Context, start time.Time, d time.Duration, reps []*replic
 			v.fail("restarting %s: %v", r.name, err)
 		}
 		logf("%.1fs: %s restarted", since().Seconds(), r.name)
+		// The next one only once nginx sends this one requests again, or
+		// nginx would find every replica marked failed at once.
+		backInService(ctx, v, r, start)
 		w.to = since() + settle
 		windows = append(windows, w)
 	}
 	v.summary = fmt.Sprintf("%s killed at %.1fs; rolling restart of %d replicas from %.1fs to %.1fs", victim.name,
 		windows[0].from.Seconds(), len(reps), windows[1].from.Seconds(), windows[len(windows)-1].to.Seconds()-settle.Seconds())
 	return windows, v
+}
+
+// backInService waits until nginx sends the restarted replica requests
+// again: its checks are passive, so a replica that refused connections
+// while it was down gets none for fail_timeout (10s) after it is ready.
+// A rolling restart that moves on sooner can leave nginx with every
+// replica marked failed at once ("no live upstreams": 503 to everyone).
+func backInService(ctx context.Context, v *verdict, r *replica, start time.Time) {
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) && ctx.Err() == nil {
+		if n, err := apiRequests(ctx, r); err == nil && n > 0 {
+			logf("%.1fs: nginx sends %s requests again", time.Since(start).Seconds(), r.name)
+			return
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	v.fail("%s: nginx sent it no request within 30s of its restart", r.name)
 }
 
 func readPhotos(dir string) ([][]byte, error) {
