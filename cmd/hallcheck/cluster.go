@@ -82,8 +82,9 @@ func (r *replica) start(ctx context.Context) error {
 	)
 	cmd.Stdout, cmd.Stderr = log, log
 	// Its own process group, so a Ctrl-C to the harness reaches the
-	// replicas only through the harness's own shutdown.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// replicas only through the harness's own shutdown; killed with the
+	// harness if it dies without one.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		log.Close()
 		r.mu.Unlock()
@@ -242,7 +243,7 @@ http {
 		return nil, fmt.Errorf("nginx -t refused the derived configuration %s: %v\n%s", site, err, out)
 	}
 	n := &nginx{dir: dir, cmd: exec.Command(bin, args...), done: make(chan error, 1)}
-	n.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	n.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := n.cmd.Start(); err != nil {
 		return nil, err
 	}

@@ -168,6 +168,7 @@ func run(o options, command string) int {
 	loadCtx, endLoad := context.WithCancel(ctx)
 	hard, endHard := context.WithCancel(context.Background())
 	defer endHard()
+	context.AfterFunc(ctx, endHard) // an interrupt cuts the retries too
 	loaded := make(chan struct{})
 	go func() {
 		runTables(loadCtx, hard, o.clients, base, runID, photos, tl, ak)
@@ -195,6 +196,14 @@ func run(o options, command string) int {
 		return 2
 	}
 	logf("load done after %.1fs: %d uploads, %d hands, %d records acknowledged", loadTime.Seconds(), ak.uploads, countHands(ak), len(ak.records))
+
+	// What was acknowledged while replicas were down or restarting: the
+	// presence checks below look for it like for the rest.
+	if len(windows) > 1 {
+		kill, roll := windows[0], window{from: windows[1].from, to: windows[len(windows)-1].to}
+		k, r := acksWithin(ak, kill), acksWithin(ak, roll)
+		chaosFailures.summary += fmt.Sprintf("; acknowledged during the kill's window: %d hands and records, during the rolling restart's: %d", k, r)
+	}
 
 	// The checks, on every replica directly.
 	for _, r := range reps {
@@ -339,6 +348,23 @@ func addrs(reps []*replica) []string {
 		out = append(out, r.api)
 	}
 	return out
+}
+
+func acksWithin(ak *acks, w window) int {
+	n := 0
+	for _, g := range ak.games {
+		for _, h := range g.hands {
+			if h.at >= w.from && h.at <= w.to {
+				n++
+			}
+		}
+	}
+	for _, r := range ak.records {
+		if r.at >= w.from && r.at <= w.to {
+			n++
+		}
+	}
+	return n
 }
 
 func countHands(ak *acks) int {
