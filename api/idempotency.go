@@ -36,6 +36,9 @@ type idempotency struct {
 	entries  map[string]*list.Element
 	order    *list.List // oldest first
 	now      func() time.Time
+	// shared, once set (share), keeps the answers in the referee record
+	// instead, so that every replica on it replays them (shared.go).
+	shared *sharedIdem
 }
 
 type idemEntry struct {
@@ -83,8 +86,14 @@ func (s *idempotency) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		// The overlay changes the answer, so it is part of what is stored
 		// under the key.
-		key = c.Path() + "?overlay=" + c.QueryParam("overlay") + " " + key
+		// So is the route's own path (the resource it names) and who
+		// asks: a key never replays an answer to another token.
+		key = c.Request().Method + " " + c.Request().URL.Path + "?overlay=" + c.QueryParam("overlay") +
+			" " + tokenHash(c.Request().Header.Get(echo.HeaderAuthorization)) + " " + key
 		hash := uploadDigest(c.Request().Header.Get(echo.HeaderContentType), body)
+		if s.shared != nil {
+			return s.shared.serve(c, next, s, key, hash)
+		}
 
 		e, p := s.begin(key, hash)
 		if p != nil {
@@ -165,11 +174,9 @@ func (s *idempotency) begin(key string, hash [32]byte) (*idemEntry, *Problem) {
 		e := el.Value.(*idemEntry)
 		switch {
 		case e.hash != hash:
-			return nil, problem(http.StatusUnprocessableEntity, codeIdemConflict, "this Idempotency-Key was already used for a different upload: use a new key for a new photo")
+			return nil, idemReused()
 		case !e.done:
-			p := problem(http.StatusConflict, codeIdemInFlight, "the first upload with this Idempotency-Key is still being read; try again in a moment")
-			p.RetryAfter = 1
-			return nil, p
+			return nil, idemInFlight()
 		}
 		cp := *e
 		return &cp, nil
@@ -181,6 +188,18 @@ func (s *idempotency) begin(key string, hash [32]byte) (*idemEntry, *Problem) {
 	s.entries[key] = s.order.PushBack(e)
 	s.bytes += e.size
 	return nil, nil
+}
+
+// idemReused answers a key sent again with another upload.
+func idemReused() *Problem {
+	return problem(http.StatusUnprocessableEntity, codeIdemConflict, "this Idempotency-Key was already used for a different upload: use a new key for a new photo")
+}
+
+// idemInFlight answers a key whose first request is still running.
+func idemInFlight() *Problem {
+	p := problem(http.StatusConflict, codeIdemInFlight, "the first upload with this Idempotency-Key is still being read; try again in a moment")
+	p.RetryAfter = 1
+	return p
 }
 
 // keep says whether an answer with this status may be replayed: not when a

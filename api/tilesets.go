@@ -113,6 +113,7 @@ func (s *Server) UseTileSets(store *referee.Store, organizerToken string) error 
 		return errors.New("tile sets need the referee record")
 	}
 	s.sets = &tileSets{store: store, organizer: organizerToken, ready: map[string]*list.Element{}, order: list.New()}
+	s.idem.share(store, s.claimLease())
 	if s.health.database == nil {
 		s.health.database = store.Check
 	}

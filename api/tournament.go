@@ -66,13 +66,11 @@ func (s *Server) MountTournament(cfg TournamentConfig, records *referee.Store) e
 	if records == nil {
 		return errors.New("the tournament routes need the referee record")
 	}
-	t := &tournamentRoutes{cfg: cfg, records: records, games: map[string]*tableGame{}, tables: map[string]*tableSetup{}, tours: map[string]*tourState{}, s: s}
-	if err := t.load(context.Background()); err != nil {
+	t := &tournamentRoutes{cfg: cfg, records: records, snapshots: map[string]*tableGame{}, tokens: map[string]string{}, s: s}
+	if err := t.report(context.Background()); err != nil {
 		return err
 	}
-	if err := t.loadTables(context.Background()); err != nil {
-		return err
-	}
+	s.idem.share(records, s.claimLease())
 	for _, r := range t.routeList() {
 		s.echo.Add(r.method, r.path, r.handler, r.mw...)
 	}
@@ -85,11 +83,11 @@ type tournamentRoutes struct {
 	s       *Server
 	cfg     TournamentConfig
 	records *referee.Store
-	mu      sync.Mutex
-	games   map[string]*tableGame
-	order   []string
-	tables  map[string]*tableSetup
-	tours   map[string]*tourState
+	// mu guards the snapshots kept (tournament_state.go), never a write:
+	// the record serialises those.
+	mu        sync.Mutex
+	snapshots map[string]*tableGame
+	tokens    map[string]string // table token's hash → game
 }
 
 func (t *tournamentRoutes) routeList() []route {
@@ -98,15 +96,15 @@ func (t *tournamentRoutes) routeList() []route {
 	return []route{
 		{http.MethodPost, "/v1/games", t.postGame, []echo.MiddlewareFunc{org}},
 		{http.MethodGet, "/v1/games/:id", t.getGame, []echo.MiddlewareFunc{staffOrTable}},
-		{http.MethodPost, "/v1/games/:id/hands", t.postHand, []echo.MiddlewareFunc{ref}},
+		{http.MethodPost, "/v1/games/:id/hands", t.postHand, []echo.MiddlewareFunc{ref, t.s.idem.middleware}},
 		{http.MethodPost, "/v1/games/:id/end", t.postEnd, []echo.MiddlewareFunc{org}},
 		{http.MethodGet, "/v1/games/:id/mjai", t.getMJAI, []echo.MiddlewareFunc{staffOrTable}},
 		{http.MethodGet, "/v1/standings", t.getStandings, []echo.MiddlewareFunc{org}},
-		{http.MethodPost, "/v1/records", t.postRecord, []echo.MiddlewareFunc{ref}},
+		{http.MethodPost, "/v1/records", t.postRecord, []echo.MiddlewareFunc{ref, t.s.idem.middleware}},
 		{http.MethodGet, "/v1/records", t.getRecords, []echo.MiddlewareFunc{staffOrTable}},
 		{http.MethodGet, "/v1/records/:id", t.getRecord, []echo.MiddlewareFunc{staffOrTable}},
 		{http.MethodGet, "/v1/records/:id/photo", t.getRecordPhoto, []echo.MiddlewareFunc{staffOrTable}},
-		{http.MethodPost, "/v1/records/:id/overturn", t.postOverturn, []echo.MiddlewareFunc{ref}},
+		{http.MethodPost, "/v1/records/:id/overturn", t.postOverturn, []echo.MiddlewareFunc{ref, t.s.idem.middleware}},
 		{http.MethodPost, "/v1/tournaments", t.postTournament, []echo.MiddlewareFunc{org}},
 		{http.MethodGet, "/v1/tournaments/:id", t.getTournament, []echo.MiddlewareFunc{t.need(roleOrganizer, roleReferee)}},
 		{http.MethodPost, "/v1/tournaments/:id/games", t.postTournamentGame, []echo.MiddlewareFunc{org}},
@@ -114,7 +112,7 @@ func (t *tournamentRoutes) routeList() []route {
 		{http.MethodPost, "/v1/tables", t.postTable, []echo.MiddlewareFunc{org}},
 		{http.MethodGet, "/v1/tables/:table", t.getTable, []echo.MiddlewareFunc{staffOrTable}},
 		{http.MethodPost, "/v1/tables/:table/calibrate", t.postCalibrate, []echo.MiddlewareFunc{org}},
-		{http.MethodPost, "/v1/tables/:table/score-now", t.postScoreNow, []echo.MiddlewareFunc{t.need(roleReferee, roleTable)}},
+		{http.MethodPost, "/v1/tables/:table/score-now", t.postScoreNow, []echo.MiddlewareFunc{t.need(roleReferee, roleTable), t.s.idem.middleware}},
 	}
 }
 

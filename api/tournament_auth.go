@@ -8,6 +8,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -123,10 +124,11 @@ func (t *tournamentRoutes) placeRecord(ctx context.Context, r *referee.Record) e
 	if r.Hand > 0 && r.Game == "" {
 		return handNeedsGame()
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	g, ok := t.games[r.Game]
-	if !ok {
+	g, err := t.gameNamed(ctx, r.Game)
+	if err != nil {
+		return storeProblem(err)
+	}
+	if g == nil {
 		return nil // a game played on paper: the referee's word
 	}
 	if g.game.Table != r.Table {
@@ -160,17 +162,17 @@ type proposalPlace struct {
 	game    string
 	hand    int
 	askedBy string
-	// release gives back the table's proposal slot when no record was
-	// stored.
-	release func()
+	// done counts the table's proposal for good when its record was
+	// stored, and gives its slot back when not.
+	done func(stored bool)
 }
 
 // placeProposal decides who asked, which game and which hand a score-now
 // call is for, from the token, never from the body. A table token proposes
 // its own game's hand being played; the referee any game of the table (or
 // none). The request's rules are the game's when it has one.
-func (t *tournamentRoutes) placeProposal(who caller, table string, in *scoreNow) (proposalPlace, error) {
-	place := proposalPlace{release: func() {}}
+func (t *tournamentRoutes) placeProposal(ctx context.Context, who caller, table string, in *scoreNow) (proposalPlace, error) {
+	place := proposalPlace{done: func(bool) {}}
 	if in.AskedBy != "" {
 		return place, fault.New(fault.Invalid, scoring.CodeBadRequest, "leave asked_by out: who asked is taken from your token")
 	}
@@ -190,10 +192,11 @@ func (t *tournamentRoutes) placeProposal(who caller, table string, in *scoreNow)
 		}
 		return place, nil
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	g, ok := t.games[in.Game]
-	if !ok || g.game.Table != table {
+	g, err := t.gameNamed(ctx, in.Game)
+	if err != nil {
+		return place, storeProblem(err)
+	}
+	if g == nil || g.game.Table != table {
 		return place, fault.New(fault.NotFound, codeNotFound, "no game with this id is played at this table")
 	}
 	if g.game.Over {
@@ -218,17 +221,28 @@ func (t *tournamentRoutes) placeProposal(who caller, table string, in *scoreNow)
 	}
 	place.game, place.hand = g.game.ID, next
 	if who.role == roleTable {
-		if g.proposed == nil {
-			g.proposed = map[int]int{}
-		}
-		if g.proposed[next] >= maxProposalsPerHand {
+		// The count lives in the record, so a table's proposals add up
+		// whichever replica takes them; a slot still in flight when its
+		// replica died counts until the request would have timed out.
+		id, err := t.records.ClaimProposal(ctx, g.game.ID, next, maxProposalsPerHand, time.Now(), t.s.claimLease())
+		if errors.Is(err, referee.ErrTooManyClaims) {
 			return place, fault.Newf(fault.Exhausted, codeTooManyProposals, "the camera proposed hand %d %d times already: ask the referee to score it", next, maxProposalsPerHand)
 		}
-		g.proposed[next]++
-		place.release = func() {
-			t.mu.Lock()
-			g.proposed[next]--
-			t.mu.Unlock()
+		if err != nil {
+			return place, storeProblem(err)
+		}
+		place.done = func(stored bool) {
+			ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+			defer cancel()
+			var err error
+			if stored {
+				err = t.records.KeepProposal(ctx, id)
+			} else {
+				err = t.records.ReleaseProposal(ctx, id)
+			}
+			if err != nil {
+				t.s.log.Printf("score-now claim %d of game %s: %v", id, g.game.ID, err)
+			}
 		}
 	}
 	return place, nil
@@ -282,13 +296,16 @@ func (t *tournamentRoutes) who(c echo.Context) (caller, bool) {
 	case eq(tok, t.cfg.OrganizerToken):
 		return caller{role: roleOrganizer}, true
 	}
+	// The token's hash names the game (a lookup, then checked in
+	// constant time).
 	hashed := tokenHash(tok)
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	for id, g := range t.games {
-		if eq(hashed, g.tokenHash) {
-			return caller{role: roleTable, table: g.game.Table, game: id, over: g.game.Over}, true
-		}
+	g, err := t.gameOfToken(c.Request().Context(), hashed)
+	if err != nil {
+		t.s.log.Printf("table token: %v", err)
+		return caller{}, false
+	}
+	if g != nil && eq(hashed, g.tokenHash) {
+		return caller{role: roleTable, table: g.game.Table, game: g.game.ID, over: g.game.Over}, true
 	}
 	return caller{}, false
 }

@@ -17,18 +17,38 @@ import (
 )
 
 // tableGame is a game being played, the hash of its table's token and the
-// length of its log. Each change is written to the game's log in the
-// referee store before it is answered, and games are rebuilt from their
-// logs when the service starts.
+// length of its log: a snapshot rebuilt from the game's log in the
+// referee store (tournament_state.go). Each change is written to the log
+// before it is answered, in a transaction that holds the log's lock.
 type tableGame struct {
 	game      *tournament.Game
 	tokenHash string
 	logged    int
-	// proposed counts the table's score-now proposals by hand number.
-	proposed map[int]int
+	// version is the state of the log the snapshot was rebuilt from.
+	version logVersion
 	// tampered says why the game's log cannot be trusted past the entries
 	// replayed (the store then refuses new entries).
 	tampered string
+	// stopped says why the replay stopped at a hand that no longer
+	// settles: the game takes no more entries.
+	stopped string
+}
+
+// lockedGame rebuilds a game from its log inside tx (which holds the log's
+// lock): the state a write builds on.
+func (t *tournamentRoutes) lockedGame(tx *referee.LogTx, id string) (*tableGame, error) {
+	log, err := tx.Log(id)
+	if err != nil {
+		return nil, err
+	}
+	g, ok := t.replayGame(log)
+	if !ok {
+		return nil, noGame()
+	}
+	if g.stopped != "" {
+		return nil, tamperedProblem(g.stopped)
+	}
+	return g, nil
 }
 
 type newGame struct {
@@ -70,20 +90,26 @@ func (t *tournamentRoutes) postGame(c echo.Context) error {
 	}
 	token := "table-" + hex.EncodeToString(tok)
 	tg := &tableGame{game: g, tokenHash: tokenHash(token)}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if _, dup := t.games[in.ID]; dup {
-		return gameExists()
-	}
 	start := gameStart{ID: in.ID, Table: in.Table, Rules: in.Rules, Players: players, TokenSHA256: tg.tokenHash}
-	if err := t.logEntry(c.Request().Context(), &tg.logged, in.ID, logStart, string(callerOf(c).role), start); err != nil {
-		if errors.Is(err, referee.ErrSeqTaken) {
+	err = t.records.UpdateLogs(c.Request().Context(), []string{in.ID}, func(tx *referee.LogTx) error {
+		if log, err := tx.Log(in.ID); err != nil {
+			return err
+		} else if len(log.Events) > 0 || log.Tampered != "" {
 			return gameExists()
 		}
-		return err
+		if err := appendEntry(tx, in.ID, logStart, string(callerOf(c).role), start); err != nil {
+			return err
+		}
+		written(tx, in.ID, tg)
+		return nil
+	})
+	if errors.Is(err, referee.ErrSeqTaken) {
+		return gameExists()
 	}
-	t.games[in.ID] = tg
-	t.order = append(t.order, in.ID)
+	if err != nil {
+		return storeProblem(err)
+	}
+	t.keep(in.ID, tg)
 	return c.JSON(http.StatusCreated, GameResponse{Game: g, TableToken: token, Versions: t.s.versions()})
 }
 
@@ -93,12 +119,16 @@ func gameExists() *fault.Error {
 
 // game finds a game the caller may see.
 func (t *tournamentRoutes) game(c echo.Context) (*tableGame, error) {
-	t.mu.Lock()
-	g, ok := t.games[c.Param("id")]
-	t.mu.Unlock()
 	who := callerOf(c)
-	if !ok || (who.role == roleTable && who.game != c.Param("id")) {
+	if who.role == roleTable && who.game != c.Param("id") {
 		// A table never learns whether another table's game exists.
+		return nil, noGame()
+	}
+	g, err := t.gameNamed(c.Request().Context(), c.Param("id"))
+	if err != nil {
+		return nil, storeProblem(err)
+	}
+	if g == nil {
 		return nil, noGame()
 	}
 	return g, nil
@@ -109,9 +139,11 @@ func (t *tournamentRoutes) getGame(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return c.JSON(http.StatusOK, GameResponse{Game: g.game, Tampered: g.tampered, Versions: t.s.versions()})
+	tampered := g.tampered
+	if tampered == "" {
+		tampered = g.stopped
+	}
+	return c.JSON(http.StatusOK, GameResponse{Game: g.game, Tampered: tampered, Versions: t.s.versions()})
 }
 
 // HandResponse is one settled hand.
@@ -124,36 +156,57 @@ type HandResponse struct {
 }
 
 func (t *tournamentRoutes) postHand(c echo.Context) error {
-	g, err := t.game(c)
-	if err != nil {
+	if _, err := t.game(c); err != nil {
 		return err
 	}
 	var p tournament.Play
 	if err := bindStrict(c, "the hand's outcome", &p); err != nil {
 		return err
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	rec, err := app.RecordHand(g.game, p, func() error {
-		return t.logEntry(c.Request().Context(), &g.logged, g.game.ID, logPlay, string(callerOf(c).role), p)
+	id := c.Param("id")
+	var g *tableGame
+	var rec *tournament.HandRecord
+	err := t.records.UpdateLogs(c.Request().Context(), []string{id}, func(tx *referee.LogTx) error {
+		var err error
+		if g, err = t.lockedGame(tx, id); err != nil {
+			return err
+		}
+		rec, err = app.RecordHand(g.game, p, func() error {
+			return appendEntry(tx, id, logPlay, string(callerOf(c).role), p)
+		})
+		written(tx, id, g)
+		return err
 	})
 	if err != nil {
-		return err
+		return storeProblem(err)
 	}
+	t.keep(id, g)
 	return c.JSON(http.StatusCreated, HandResponse{Hand: rec, Scores: g.game.Scores, Sticks: g.game.Sticks, Over: g.game.Over, Versions: t.s.versions()})
 }
 
 func (t *tournamentRoutes) postEnd(c echo.Context) error {
-	g, err := t.game(c)
-	if err != nil {
+	if _, err := t.game(c); err != nil {
 		return err
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if !g.game.Over {
-		if err := t.logEntry(c.Request().Context(), &g.logged, g.game.ID, logEnd, string(callerOf(c).role), map[string]bool{"ended": true}); err != nil {
+	id := c.Param("id")
+	var g *tableGame
+	err := t.records.UpdateLogs(c.Request().Context(), []string{id}, func(tx *referee.LogTx) error {
+		var err error
+		if g, err = t.lockedGame(tx, id); err != nil {
 			return err
 		}
+		if !g.game.Over {
+			if err := appendEntry(tx, id, logEnd, string(callerOf(c).role), map[string]bool{"ended": true}); err != nil {
+				return err
+			}
+		}
+		g.game.End()
+		written(tx, id, g)
+		return nil
+	})
+	if err != nil {
+		return storeProblem(err)
 	}
+	t.keep(id, g)
 	return c.JSON(http.StatusOK, map[string]any{"final": g.game.End(), "versions": t.s.versions()})
 }

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 
@@ -25,71 +24,55 @@ const (
 	logEnd   = "end"
 )
 
-// load rebuilds every game from its log. A hand that no longer settles
-// (an engine changed its mind) stops that game's replay there; the log
-// itself is untouched and the problem goes to the log.
-func (t *tournamentRoutes) load(ctx context.Context) error {
-	logs, err := t.records.GameLogs(ctx)
+// replayGame rebuilds a game from its log. A hand that no longer settles
+// (an engine changed its mind) stops the replay there: the game stands as
+// before that entry and takes no more (stopped says why; the log itself
+// is untouched). ok is false for a log that is not a game's.
+func (t *tournamentRoutes) replayGame(gl referee.GameLog) (tg *tableGame, ok bool) {
+	log := gl.Events
+	if len(log) == 0 || log[0].Kind == logTournament {
+		return nil, false // its first entry fails, or a tournament's log
+	}
+	var st gameStart
+	if log[0].Kind != logStart || json.Unmarshal(log[0].Body, &st) != nil {
+		t.s.log.Printf("game %s: its log does not begin with the game's start; not loaded", log[0].Game)
+		return nil, false
+	}
+	g, err := tournament.NewGame(st.ID, st.Table, st.Rules, st.Players)
 	if err != nil {
-		return fmt.Errorf("reading game logs: %w", err)
+		t.s.log.Printf("game %s: %v; not loaded", st.ID, err)
+		return nil, false
 	}
-	var tourLogs [][]referee.GameEvent
-	for _, gl := range logs {
-		if gl.Tampered != "" {
-			t.s.log.Printf("%s", gl.Tampered)
-		}
-		log := gl.Events
-		if len(log) == 0 {
-			continue // its first entry fails: nothing to rebuild from
-		}
-		if log[0].Kind == logTournament {
-			tourLogs = append(tourLogs, log)
-			continue
-		}
-		var st gameStart
-		if log[0].Kind != logStart || json.Unmarshal(log[0].Body, &st) != nil {
-			t.s.log.Printf("game %s: its log does not begin with the game's start; not loaded", log[0].Game)
-			continue
-		}
-		g, err := tournament.NewGame(st.ID, st.Table, st.Rules, st.Players)
-		if err != nil {
-			t.s.log.Printf("game %s: %v; not loaded", st.ID, err)
-			continue
-		}
-		tg := &tableGame{game: g, tokenHash: st.TokenSHA256, logged: len(log), tampered: gl.Tampered}
-		for _, e := range log[1:] {
-			switch e.Kind {
-			case logPlay:
-				var p tournament.Play
-				if err := json.Unmarshal(e.Body, &p); err == nil {
-					_, err = g.Record(p)
-				}
-				if err != nil {
-					t.s.log.Printf("game %s entry %d: %v; replay stopped", st.ID, e.Seq, err)
-				}
-			case logEnd:
-				g.End()
+	tg = &tableGame{game: g, tokenHash: st.TokenSHA256, logged: len(log), tampered: gl.Tampered}
+replay:
+	for _, e := range log[1:] {
+		switch e.Kind {
+		case logPlay:
+			var p tournament.Play
+			if err := json.Unmarshal(e.Body, &p); err == nil {
+				_, err = g.Record(p)
 			}
+			if err != nil {
+				t.s.log.Printf("game %s entry %d: %v; replay stopped", st.ID, e.Seq, err)
+				tg.stopped = fmt.Sprintf("game %s: hand entry %d of its log no longer settles (%v): the game stands as before it and takes no more hands; tell the head referee", st.ID, e.Seq, err)
+				break replay
+			}
+		case logEnd:
+			g.End()
 		}
-		t.games[st.ID] = tg
-		t.order = append(t.order, st.ID)
 	}
-	for _, log := range tourLogs {
-		t.loadTournament(log)
-	}
-	return nil
+	return tg, true
 }
 
-// logEntry writes the next entry of a game's log.
-func (t *tournamentRoutes) logEntry(ctx context.Context, logged *int, name, kind, by string, body any) error {
+// appendEntry writes the next entry of a locked log.
+func appendEntry(tx *referee.LogTx, name, kind, by string, body any) error {
 	b, err := json.Marshal(body)
 	if err != nil {
 		return err
 	}
-	if _, err := t.records.AppendGameEvent(ctx, referee.GameEvent{Game: name, Seq: *logged + 1, Kind: kind, By: by, Body: b}); err != nil {
+	if _, err := tx.Append(name, kind, by, b); err != nil {
 		return storeProblem(err)
 	}
-	*logged++
 	return nil
 }
 
@@ -102,17 +85,22 @@ const (
 	logPenalty          = "penalty"
 )
 
-// loadTournament replays a tournament's log over the loaded games.
-func (t *tournamentRoutes) loadTournament(log []referee.GameEvent) {
+// replayTournament rebuilds a tournament from its log over its games as
+// they stand (game finds one; a game added was ended first, so it no
+// longer changes). ok is false for a log that is not a tournament's.
+func (t *tournamentRoutes) replayTournament(log []referee.GameEvent, game func(id string) (*tableGame, error)) (_ *tourState, ok bool, _ error) {
+	if len(log) == 0 || log[0].Kind != logTournament {
+		return nil, false, nil
+	}
 	var nt newTournament
 	if err := json.Unmarshal(log[0].Body, &nt); err != nil {
 		t.s.log.Printf("%s: unreadable start; not loaded", log[0].Game)
-		return
+		return nil, false, nil
 	}
 	tour, err := tournament.NewMSMC(nt.ID, nt.Entrants, nt.Organizer)
 	if err != nil {
 		t.s.log.Printf("%s: %v; not loaded", log[0].Game, err)
-		return
+		return nil, false, nil
 	}
 	for _, e := range log[1:] {
 		var err error
@@ -120,9 +108,13 @@ func (t *tournamentRoutes) loadTournament(log []referee.GameEvent) {
 		case logAddGame:
 			var a addGame
 			if err = json.Unmarshal(e.Body, &a); err == nil {
-				if g, ok := t.games[a.Game]; ok {
+				g, gerr := game(a.Game)
+				switch {
+				case gerr != nil:
+					return nil, false, gerr
+				case g != nil:
 					err = tour.Add(a.Stage, a.Table, g.game)
-				} else {
+				default:
 					err = fmt.Errorf("game %s is not loaded", a.Game)
 				}
 			}
@@ -136,24 +128,5 @@ func (t *tournamentRoutes) loadTournament(log []referee.GameEvent) {
 			t.s.log.Printf("%s entry %d: %v; skipped", log[0].Game, e.Seq, err)
 		}
 	}
-	t.tours[nt.ID] = &tourState{tour: tour, logged: len(log)}
-}
-
-func (t *tournamentRoutes) loadTables(ctx context.Context) error {
-	setups, problems, err := t.records.TableSetups(ctx)
-	if err != nil {
-		return fmt.Errorf("reading table setups: %w", err)
-	}
-	for _, p := range problems {
-		t.s.log.Printf("%s", p)
-	}
-	for name, st := range setups {
-		var ts tableSetup
-		if err := json.Unmarshal(st.Body, &ts); err != nil {
-			t.s.log.Printf("table %s: setup unreadable (%v); register it again", name, err)
-			continue
-		}
-		t.tables[name] = &ts
-	}
-	return nil
+	return &tourState{tour: tour, logged: len(log)}, true, nil
 }

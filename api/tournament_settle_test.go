@@ -2,8 +2,7 @@ package api
 
 import (
 	"bytes"
-	"context"
-	"encoding/json"
+	"database/sql"
 	"strings"
 	"testing"
 
@@ -16,7 +15,8 @@ import (
 func TestUnloggedHandLeavesTheGame(t *testing.T) {
 	for name, config := range recordBackends(t) {
 		t.Run(name, func(t *testing.T) {
-			svc := startTournament(t, config(t))
+			c := config(t)
+			svc := startTournament(t, c)
 			u := svc.url
 			if a := call(t, "POST", u+"/v1/games", testOrganizerToken, gameBody); a.status != 201 {
 				t.Fatalf("game: %d %s", a.status, a.body)
@@ -26,11 +26,11 @@ func TestUnloggedHandLeavesTheGame(t *testing.T) {
 				t.Fatalf("draw: %d %s", a.status, a.body)
 			}
 			before := call(t, "GET", u+"/v1/games/Q1", testOrganizerToken, "")
-			// Another writer takes the log's next entry, so the service's
-			// write of the hand fails.
-			if _, err := svc.store.AppendGameEvent(context.Background(), referee.GameEvent{Game: "Q1", Seq: 3, Kind: "note", By: "test", Body: json.RawMessage(`{}`)}); err != nil {
-				t.Fatal(err)
-			}
+			// The database refuses the log's next entry, so the service's
+			// write of the hand fails. (Another writer taking the entry
+			// first no longer fails it: the hand is settled on the log as
+			// the lock finds it.)
+			refuseEntries(t, c)
 			if a := call(t, "POST", u+"/v1/games/Q1/hands", testRefereeToken, handBody); a.status < 500 {
 				t.Fatalf("a hand its log refused: %d %s, want a 5xx", a.status, a.body)
 			}
@@ -84,5 +84,31 @@ func TestRefusedTournamentChangesLeaveEverything(t *testing.T) {
 	a := call(t, "POST", u+"/v1/tournaments/april/penalties", testOrganizerToken, `{"player":"Ben","points":2,"reason":"talk"}`)
 	if a.status != 201 || !strings.Contains(string(a.body), `"stage":"qualifier"`) {
 		t.Fatalf("penalty: %d %s", a.status, a.body)
+	}
+}
+
+// refuseEntries makes the database refuse every new game log entry, as a
+// full disk or a lost primary would.
+func refuseEntries(t *testing.T, c referee.Config) {
+	t.Helper()
+	var db *sql.DB
+	var err error
+	var stmts []string
+	if c.PostgresDSN != "" {
+		db, err = sql.Open("pgx", c.PostgresDSN)
+		stmts = []string{
+			`CREATE FUNCTION refuse_entry() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'no room left'; END $$`,
+			`CREATE TRIGGER game_events_refused BEFORE INSERT ON game_events FOR EACH ROW EXECUTE FUNCTION refuse_entry()`,
+		}
+	} else {
+		db, err = sql.Open("sqlite", "file:"+c.SQLitePath)
+		stmts = []string{`CREATE TRIGGER game_events_refused BEFORE INSERT ON game_events BEGIN SELECT RAISE(ABORT, 'no room left'); END`}
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range stmts {
+		mustExec(t, db, q)
 	}
 }

@@ -18,9 +18,7 @@ func (t *tournamentRoutes) getMJAI(c echo.Context) error {
 		return err
 	}
 	var buf bytes.Buffer
-	t.mu.Lock()
 	err = g.game.MJAI(&buf)
-	t.mu.Unlock()
 	if err != nil {
 		return fault.Wrap(err, fault.Unprocessable, scoring.CodeBadRequest, err.Error())
 	}
@@ -33,15 +31,20 @@ func (t *tournamentRoutes) getMJAI(c echo.Context) error {
 // getStandings adds up the games named in ?games=a,b (all games when
 // absent), penalties not included; as CSV with ?format=csv.
 func (t *tournamentRoutes) getStandings(c echo.Context) error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	ids := t.order
+	all, ids, err := t.allGames(c.Request().Context())
+	if err != nil {
+		return storeProblem(err)
+	}
+	byID := make(map[string]*tableGame, len(ids))
+	for i, id := range ids {
+		byID[id] = all[i]
+	}
 	if q := c.QueryParam("games"); q != "" {
 		ids = strings.Split(q, ",")
 	}
 	var games []*tournament.Game
 	for _, id := range ids {
-		g, ok := t.games[id]
+		g, ok := byID[id]
 		if !ok {
 			return fault.New(fault.NotFound, codeNotFound, "no game "+quoteID(id))
 		}

@@ -35,7 +35,6 @@ func (t *tournamentRoutes) saveTable(c echo.Context, ts *tableSetup) error {
 	if _, err := t.records.AppendTableSetup(c.Request().Context(), referee.TableSetup{Table: ts.Table, By: string(callerOf(c).role), Body: body}); err != nil {
 		return storeProblem(err)
 	}
-	t.tables[ts.Table] = ts
 	return nil
 }
 
@@ -53,8 +52,6 @@ func (t *tournamentRoutes) postTable(c echo.Context) error {
 	if !(strings.HasPrefix(ts.SnapshotURL, "http://") || strings.HasPrefix(ts.SnapshotURL, "https://")) {
 		return fault.New(fault.Invalid, scoring.CodeBadRequest, "a table needs a name and an http(s) snapshot_url that answers one JPEG")
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
 	if err := t.saveTable(c, &ts); err != nil {
 		return err
 	}
@@ -64,11 +61,15 @@ func (t *tournamentRoutes) postTable(c echo.Context) error {
 // table finds a registered table the caller may see.
 func (t *tournamentRoutes) table(c echo.Context) (*tableSetup, error) {
 	name := c.Param("table")
-	t.mu.Lock()
-	ts, ok := t.tables[name]
-	t.mu.Unlock()
-	if who := callerOf(c); !ok || (who.role == roleTable && who.table != name) {
+	if who := callerOf(c); who.role == roleTable && who.table != name {
 		return nil, noTable() // another table's is answered as none
+	}
+	ts, err := t.tableNamed(c.Request().Context(), name)
+	if err != nil {
+		return nil, storeProblem(err)
+	}
+	if ts == nil {
+		return nil, noTable()
 	}
 	return ts, nil
 }
@@ -110,8 +111,6 @@ func (t *tournamentRoutes) postCalibrate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
 	next := *ts
 	next.Calibration = cal
 	if err := t.saveTable(c, &next); err != nil {
@@ -149,16 +148,12 @@ func (t *tournamentRoutes) postScoreNow(c echo.Context) error {
 	if err := bindStrict(c, "the seat and the hand's situation", &in); err != nil {
 		return err
 	}
-	place, err := t.placeProposal(callerOf(c), ts.Table, &in)
+	place, err := t.placeProposal(c.Request().Context(), callerOf(c), ts.Table, &in)
 	if err != nil {
 		return err
 	}
 	stored := false
-	defer func() {
-		if !stored {
-			place.release()
-		}
-	}()
+	defer func() { place.done(stored) }()
 	if in.Request.Rules == "" {
 		return fault.New(fault.Invalid, scoring.CodeBadRequest, "request.rules names the rule set to score under")
 	}

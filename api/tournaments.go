@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -43,19 +44,21 @@ func (t *tournamentRoutes) postTournament(c echo.Context) error {
 	if err != nil {
 		return fault.Wrap(err, fault.Invalid, scoring.CodeBadRequest, err.Error())
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if _, dup := t.tours[in.ID]; dup {
-		return tournamentExists()
-	}
-	st := &tourState{tour: tour}
-	if err := t.logEntry(c.Request().Context(), &st.logged, tournamentLogPrefix+in.ID, logTournament, string(callerOf(c).role), in); err != nil {
-		if errors.Is(err, referee.ErrSeqTaken) {
+	name := tournamentLogPrefix + in.ID
+	err = t.records.UpdateLogs(c.Request().Context(), []string{name}, func(tx *referee.LogTx) error {
+		if log, err := tx.Log(name); err != nil {
+			return err
+		} else if len(log.Events) > 0 || log.Tampered != "" {
 			return tournamentExists()
 		}
-		return err
+		return appendEntry(tx, name, logTournament, string(callerOf(c).role), in)
+	})
+	if errors.Is(err, referee.ErrSeqTaken) {
+		return tournamentExists()
 	}
-	t.tours[in.ID] = st
+	if err != nil {
+		return storeProblem(err)
+	}
 	return c.JSON(http.StatusCreated, t.tourView(tour))
 }
 
@@ -64,9 +67,36 @@ func tournamentExists() *fault.Error {
 }
 
 func (t *tournamentRoutes) tour(c echo.Context) (*tourState, error) {
-	st, ok := t.tours[c.Param("id")]
+	st, err := t.tourNamed(c.Request().Context(), c.Param("id"))
+	if err != nil {
+		return nil, storeProblem(err)
+	}
+	if st == nil {
+		return nil, noTournament()
+	}
+	return st, nil
+}
+
+func noTournament() *fault.Error {
+	return fault.New(fault.NotFound, codeNotFound, "no tournament with this id")
+}
+
+// lockedTour rebuilds a tournament from its log inside tx (which holds
+// the log's lock), over the games as they stand.
+func (t *tournamentRoutes) lockedTour(tx *referee.LogTx, id string, game func(string) (*tableGame, error)) (*tourState, error) {
+	log, err := tx.Log(tournamentLogPrefix + id)
+	if err != nil {
+		return nil, err
+	}
+	if log.Tampered != "" {
+		return nil, tamperedProblem(log.Tampered)
+	}
+	st, ok, err := t.replayTournament(log.Events, game)
+	if err != nil {
+		return nil, err
+	}
 	if !ok {
-		return nil, fault.New(fault.NotFound, codeNotFound, "no tournament with this id")
+		return nil, noTournament()
 	}
 	return st, nil
 }
@@ -96,8 +126,6 @@ func (t *tournamentRoutes) tourView(tour *tournament.Tournament) map[string]any 
 // getTournament answers the tournament, or with ?format=csv its standings
 // as CSV.
 func (t *tournamentRoutes) getTournament(c echo.Context) error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
 	st, err := t.tour(c)
 	if err != nil {
 		return err
@@ -119,35 +147,57 @@ func (t *tournamentRoutes) postTournamentGame(c echo.Context) error {
 	if err := bindStrict(c, "the game to add (stage, table, game)", &in); err != nil {
 		return err
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	st, err := t.tour(c)
-	if err != nil {
-		return err
-	}
-	g, ok := t.games[in.Game]
-	if !ok {
-		return fault.New(fault.NotFound, codeNotFound, "no game "+quoteID(in.Game))
-	}
 	ctx := c.Request().Context()
+	id := c.Param("id")
 	by := string(callerOf(c).role)
-	// Check first, so a refused game is neither ended nor logged.
-	if err := st.tour.CheckAdd(in.Stage, in.Table, g.game); err != nil {
-		return fault.Wrap(err, fault.Conflict, scoring.CodeBadRequest, err.Error())
-	}
-	if !g.game.Over {
-		if err := t.logEntry(ctx, &g.logged, g.game.ID, logEnd, by, map[string]bool{"ended": true}); err != nil {
+	var view map[string]any
+	err := t.records.UpdateLogs(ctx, []string{in.Game, tournamentLogPrefix + id}, func(tx *referee.LogTx) error {
+		var g *tableGame
+		if !strings.HasPrefix(in.Game, tournamentLogPrefix) {
+			log, err := tx.Log(in.Game)
+			if err != nil {
+				return err
+			}
+			g, _ = t.replayGame(log)
+		}
+		st, err := t.lockedTour(tx, id, func(other string) (*tableGame, error) {
+			if other == in.Game {
+				return g, nil
+			}
+			return t.peekedGame(tx, other)
+		})
+		if err != nil {
 			return err
 		}
-		g.game.End() // as its log now says
+		if g == nil {
+			return fault.New(fault.NotFound, codeNotFound, "no game "+quoteID(in.Game))
+		}
+		// Check first, so a refused game is neither ended nor logged.
+		if err := st.tour.CheckAdd(in.Stage, in.Table, g.game); err != nil {
+			return fault.Wrap(err, fault.Conflict, scoring.CodeBadRequest, err.Error())
+		}
+		if !g.game.Over {
+			if g.stopped != "" {
+				return tamperedProblem(g.stopped)
+			}
+			if err := appendEntry(tx, in.Game, logEnd, by, map[string]bool{"ended": true}); err != nil {
+				return err
+			}
+			g.game.End() // as its log now says
+		}
+		if err := appendEntry(tx, tournamentLogPrefix+id, logAddGame, by, in); err != nil {
+			return err
+		}
+		if err := st.tour.Add(in.Stage, in.Table, g.game); err != nil {
+			return err
+		}
+		view = t.tourView(st.tour)
+		return nil
+	})
+	if err != nil {
+		return storeProblem(err)
 	}
-	if err := t.logEntry(ctx, &st.logged, tournamentLogPrefix+st.tour.Name, logAddGame, by, in); err != nil {
-		return err
-	}
-	if err := st.tour.Add(in.Stage, in.Table, g.game); err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, t.tourView(st.tour))
+	return c.JSON(http.StatusOK, view)
 }
 
 // postPenalty takes points off a player's final score (seed 000).
@@ -156,22 +206,30 @@ func (t *tournamentRoutes) postPenalty(c echo.Context) error {
 	if err := bindStrict(c, "the penalty (player, points, reason)", &p); err != nil {
 		return err
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	st, err := t.tour(c)
+	ctx := c.Request().Context()
+	id := c.Param("id")
+	var view map[string]any
+	err := t.records.UpdateLogs(ctx, []string{tournamentLogPrefix + id}, func(tx *referee.LogTx) error {
+		st, err := t.lockedTour(tx, id, func(g string) (*tableGame, error) { return t.peekedGame(tx, g) })
+		if err != nil {
+			return err
+		}
+		// Fix the stage now, so replaying the log later gives the same one.
+		p, err = st.tour.CheckPenalty(p)
+		if err != nil {
+			return fault.Wrap(err, fault.Invalid, scoring.CodeBadRequest, err.Error())
+		}
+		if err := appendEntry(tx, tournamentLogPrefix+id, logPenalty, string(callerOf(c).role), p); err != nil {
+			return err
+		}
+		if err := st.tour.Penalize(p); err != nil {
+			return err // checked in the same transaction: only a bug gets here
+		}
+		view = t.tourView(st.tour)
+		return nil
+	})
 	if err != nil {
-		return err
+		return storeProblem(err)
 	}
-	// Fix the stage now, so replaying the log later gives the same one.
-	p, err = st.tour.CheckPenalty(p)
-	if err != nil {
-		return fault.Wrap(err, fault.Invalid, scoring.CodeBadRequest, err.Error())
-	}
-	if err := t.logEntry(c.Request().Context(), &st.logged, tournamentLogPrefix+st.tour.Name, logPenalty, string(callerOf(c).role), p); err != nil {
-		return err
-	}
-	if err := st.tour.Penalize(p); err != nil {
-		return err // checked under the same lock: only a bug gets here
-	}
-	return c.JSON(http.StatusCreated, t.tourView(st.tour))
+	return c.JSON(http.StatusCreated, view)
 }

@@ -61,63 +61,28 @@ func (e *GameEvent) digest(prev string) string {
 // AppendGameEvent adds entry e.Seq to a game's log; entries are numbered
 // from 1 without gaps, so two writers cannot both add entry n. A log that
 // no longer matches its digests takes no more entries (ErrTampered).
-func (s *Store) AppendGameEvent(ctx context.Context, e GameEvent) (_ GameEvent, err error) {
-	defer s.observe(&err)
-	if e.Game == "" || e.Kind == "" || e.Seq < 1 {
-		return GameEvent{}, invalid("a game log entry needs a game, a kind and a number from 1")
+func (s *Store) AppendGameEvent(ctx context.Context, e GameEvent) (stored GameEvent, err error) {
+	if err := e.check(); err != nil {
+		return GameEvent{}, err
 	}
-	if !json.Valid(e.Body) {
-		return GameEvent{}, invalid("a game log entry's body must be JSON")
-	}
-	for _, f := range []struct{ name, v string }{{"the game's id", e.Game}, {"the entry's kind", e.Kind}, {"who made the entry", e.By}} {
-		if err := checkName(f.name, f.v); err != nil {
-			return GameEvent{}, err
+	err = s.UpdateLogs(ctx, []string{e.Game}, func(tx *LogTx) error {
+		log, err := tx.Log(e.Game)
+		if err != nil {
+			return err
 		}
-	}
-	if err := checkJSON("the entry", e.Body); err != nil {
-		return GameEvent{}, err
-	}
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return GameEvent{}, err
-	}
-	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, rebind(s.d, `SELECT game, seq, at_us, kind, by_whom, body, digest FROM game_events WHERE game = ? ORDER BY seq`), e.Game)
-	if err != nil {
-		return GameEvent{}, err
-	}
-	var log GameLog
-	err = readGameLogs(rows, func(string) *GameLog { return &log })
-	if err != nil {
-		return GameEvent{}, err
-	}
-	if log.Tampered != "" {
-		return GameEvent{}, &tamperedError{msg: log.Tampered}
-	}
-	last, prev := len(log.Events), ""
-	if last > 0 {
-		prev = log.Events[last-1].Digest
-	}
-	if e.Seq != last+1 {
-		return GameEvent{}, fmt.Errorf("game %s entry %d (the log has %d): %w", e.Game, e.Seq, last, ErrSeqTaken)
-	}
-	e.At = time.Now().UTC().Truncate(time.Microsecond)
-	e.Digest = e.digest(prev)
-	_, err = tx.ExecContext(ctx, rebind(s.d, `INSERT INTO game_events (game, seq, at_us, kind, by_whom, body, digest) VALUES (?, ?, ?, ?, ?, ?, ?)`),
-		e.Game, e.Seq, e.At.UnixMicro(), e.Kind, e.By, string(e.Body), e.Digest)
-	if err != nil {
-		if isUnique(err) {
-			return GameEvent{}, fmt.Errorf("game %s entry %d: %w", e.Game, e.Seq, ErrSeqTaken)
+		if log.Tampered != "" {
+			return &tamperedError{msg: log.Tampered}
 		}
-		return GameEvent{}, fmt.Errorf("game log entry not stored: %w", s.explainWrite(err))
-	}
-	if err := tx.Commit(); err != nil {
-		if isUnique(err) {
-			return GameEvent{}, fmt.Errorf("game %s entry %d: %w", e.Game, e.Seq, ErrSeqTaken)
+		if last := len(log.Events); e.Seq != last+1 {
+			return fmt.Errorf("game %s entry %d (the log has %d): %w", e.Game, e.Seq, last, ErrSeqTaken)
 		}
-		return GameEvent{}, fmt.Errorf("game log entry not stored: %w", s.explainWrite(err))
+		stored, err = tx.Append(e.Game, e.Kind, e.By, e.Body)
+		return err
+	})
+	if err != nil {
+		return GameEvent{}, err
 	}
-	return e, nil
+	return stored, nil
 }
 
 // GameLog is one game's log as read back.

@@ -32,6 +32,11 @@ type dialect struct {
 	// itself); setupLock, taken inside a transaction, does the same for
 	// appending a table setup.
 	lock, unlock, setupLock string
+	// logLock, taken inside a transaction with a log's name, serialises
+	// the writers of one game's (or tournament's) log across processes
+	// ("" where the transaction itself holds the database's only write
+	// lock: SQLite's BEGIN IMMEDIATE).
+	logLock string
 	// allowUpdates and forbidUpdates lift and restore a table's refusal
 	// of UPDATE, for the one migration that seals what older versions
 	// wrote (inside its transaction).
@@ -120,6 +125,7 @@ var postgresDialect = dialect{
 	lock:      `SELECT pg_advisory_lock(7274726566)`,
 	unlock:    `SELECT pg_advisory_unlock(7274726566)`,
 	setupLock: `SELECT pg_advisory_xact_lock(7274726567)`,
+	logLock:   `SELECT pg_advisory_xact_lock(hashtextextended(?, 7274726568))`,
 	allowUpdates: func(table string) []string {
 		return []string{`ALTER TABLE ` + table + ` DISABLE TRIGGER ` + table + `_no_change`}
 	},
@@ -237,6 +243,35 @@ var migrations = []migration{
 				UNIQUE (set_id, version)
 			)`,
 		}, d.tileSetsAppendOnly...)
+	}, nil},
+	{7, "shared state of replicas: Idempotency-Key answers and score-now claims", func(d dialect) []string {
+		return []string{
+			// An upload's answer under its Idempotency-Key (the key is kept
+			// as its SHA-256): claimed first (done 0, expiring when the
+			// request would have timed out), then its answer kept until
+			// expires_us. Neither a record nor append-only: rows expire.
+			`CREATE TABLE idempotency_keys (
+				key_sha256 TEXT PRIMARY KEY,
+				upload_sha256 TEXT NOT NULL,
+				created_us BIGINT NOT NULL,
+				expires_us BIGINT NOT NULL,
+				done INTEGER NOT NULL DEFAULT 0,
+				status INTEGER NOT NULL DEFAULT 0,
+				content_type TEXT NOT NULL DEFAULT '',
+				size BIGINT NOT NULL DEFAULT 0,
+				body ` + d.blob + `
+			)`,
+			`CREATE INDEX idempotency_keys_by_expiry ON idempotency_keys (expires_us)`,
+			// The camera's proposals of one hand: a row per proposal, in
+			// flight until expires_us (0 once its record is stored).
+			`CREATE TABLE score_now_claims (
+				id ` + d.id + `,
+				game TEXT NOT NULL,
+				hand INTEGER NOT NULL,
+				expires_us BIGINT NOT NULL
+			)`,
+			`CREATE INDEX score_now_claims_by_hand ON score_now_claims (game, hand)`,
+		}
 	}, nil},
 }
 

@@ -76,7 +76,24 @@ func (s *Store) AppendTableSetup(ctx context.Context, t TableSetup) (_ TableSetu
 // setup that fails is reported, and the one in force still used.
 func (s *Store) TableSetups(ctx context.Context) (_ map[string]TableSetup, _ []string, err error) {
 	defer s.observe(&err)
-	rows, err := s.db.QueryContext(ctx, `SELECT table_name, at_us, by_whom, body, digest FROM table_setups ORDER BY id`)
+	return s.tableSetups(ctx, `SELECT table_name, at_us, by_whom, body, digest FROM table_setups ORDER BY id`)
+}
+
+// TableSetupOf is TableSetups for one table, read on its own: found is
+// false when the table has no setup in force (none was stored, or the one
+// in force fails its digest, which problems then says).
+func (s *Store) TableSetupOf(ctx context.Context, table string) (_ TableSetup, found bool, problems []string, err error) {
+	defer s.observe(&err)
+	setups, problems, err := s.tableSetups(ctx, rebind(s.d, `SELECT table_name, at_us, by_whom, body, digest FROM table_setups WHERE table_name = ? ORDER BY id`), table)
+	if err != nil {
+		return TableSetup{}, false, nil, err
+	}
+	t, found := setups[table]
+	return t, found, problems, nil
+}
+
+func (s *Store) tableSetups(ctx context.Context, query string, args ...any) (map[string]TableSetup, []string, error) {
+	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, nil, err
 	}
