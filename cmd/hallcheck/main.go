@@ -234,7 +234,7 @@ func run(o options, command string) int {
 	rep := renderReport(o, command, runID, loadTime, ak, verdicts, scaling)
 	fmt.Print(rep)
 	if o.report != "" {
-		if err := os.WriteFile(o.report, []byte(rep), 0o644); err != nil {
+		if err := writeReport(o.report, rep); err != nil {
 			logf("%v", err)
 			return 2
 		}
@@ -348,6 +348,20 @@ func addrs(reps []*replica) []string {
 		out = append(out, r.api)
 	}
 	return out
+}
+
+// reportMarker splits a report file: what is above it is written by
+// people (what the runs mean) and kept; below it, the last run.
+const reportMarker = "<!-- cmd/hallcheck writes the run below this line; what is above it is kept. -->"
+
+func writeReport(path, rep string) error {
+	head := ""
+	if old, err := os.ReadFile(path); err == nil {
+		if i := strings.Index(string(old), reportMarker); i >= 0 {
+			head = string(old[:i]) + reportMarker + "\n\n"
+		}
+	}
+	return os.WriteFile(path, []byte(head+rep), 0o644)
 }
 
 func acksWithin(ak *acks, w window) int {

@@ -11,7 +11,7 @@ import (
 // what each found wrong, and the scaling measure when it was taken.
 func renderReport(o options, command, run string, took time.Duration, ak *acks, verdicts []*verdict, scaling []scaleResult) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# The hall test (issue 19): three replicas behind nginx, one killed\n\n")
+	fmt.Fprintf(&b, "## The last run\n\n")
 	fmt.Fprintf(&b, "Written by `cmd/hallcheck` (`make hall`); the run of %s (run id %s), on %d cores, load average %s at the end:\n\n",
 		time.Now().UTC().Format("2006-01-02 15:04 MST"), run, runtime.NumCPU(), loadavg())
 	fmt.Fprintf(&b, "    %s\n\n", command)
@@ -23,7 +23,7 @@ func renderReport(o options, command, run string, took time.Duration, ak *acks, 
 		upstreamHeader, o.clients, o.duration, took.Seconds())
 	fmt.Fprintf(&b, "Acknowledged: %d uploads, %d games, %d hands, %d referee records.\n\n", ak.uploads, len(ak.games), countHands(ak), len(ak.records))
 
-	fmt.Fprintf(&b, "## Checks\n\n| check | result | what was checked |\n|---|---|---|\n")
+	fmt.Fprintf(&b, "### Checks\n\n| check | result | what was checked |\n|---|---|---|\n")
 	for _, v := range verdicts {
 		res := "passed"
 		if len(v.failures) > 0 {
@@ -35,7 +35,7 @@ func renderReport(o options, command, run string, took time.Duration, ak *acks, 
 		if len(v.failures) == 0 {
 			continue
 		}
-		fmt.Fprintf(&b, "\n### %s: what was wrong\n\n", v.name)
+		fmt.Fprintf(&b, "\n#### %s: what was wrong\n\n", v.name)
 		for i, f := range v.failures {
 			if i == 25 {
 				fmt.Fprintf(&b, "- … and %d more\n", len(v.failures)-i)
@@ -49,14 +49,18 @@ func renderReport(o options, command, run string, took time.Duration, ak *acks, 
 		if len(v.notes) == 0 {
 			continue
 		}
-		fmt.Fprintf(&b, "\n### %s: what was seen\n\n", v.name)
-		for _, n := range v.notes {
+		fmt.Fprintf(&b, "\n#### %s: what was seen\n\n", v.name)
+		for i, n := range v.notes {
+			if i == 40 {
+				fmt.Fprintf(&b, "- … and %d more\n", len(v.notes)-i)
+				break
+			}
 			fmt.Fprintf(&b, "- %s\n", n)
 		}
 	}
 
 	if len(scaling) > 0 {
-		fmt.Fprintf(&b, "\n## Scaling, 1 → 3 replicas\n\n")
+		fmt.Fprintf(&b, "\n### Scaling, 1 → 3 replicas\n\n")
 		fmt.Fprintf(&b, "POST /v1/recognitions through nginx, %d clients for %s per round, each waiting for its answer (100 ms pause after a 429); "+
 			"latency of the 200 answers, queue wait included. The replicas run with the default settings (workers = cores, so 2 each) on the same %d cores, "+
 			"which other work shares: three processes cannot read more photos a second than the cores allow. The point of the replicas here is correctness, not speed.\n\n",
