@@ -21,7 +21,9 @@ build:
 # race build of its dependencies, once, a few minutes), and the phone page
 # is tested end to end in headless Chromium. The deployment files are
 # checked first (deploy-check: seconds; on a new machine a minute or two
-# more, to fetch and build kubeconform).
+# more, to fetch and build kubeconform). Last, the hall test with 20 s of
+# load (make hall: about a minute and a half in all, most of it the
+# rolling restart).
 test: build deploy-check
 	$(GO) vet ./...
 	@own=; dsn="$${MJSCAN_TEST_POSTGRES_DSN:-}"; \
@@ -31,6 +33,7 @@ test: build deploy-check
 	$(GO) test -count=1 -timeout 20m -tags matprofile -skip '^(TestDevPhotos|TestHeldOut.*|TestBankReadsKingsAndJokers)$$' ./vision/ ./calibration/ && \
 	$(GO) test -count=1 -tags browser -run Browser ./api/; rc=$$?; \
 	if [ -n "$$own" ]; then bash scripts/postgres-test.sh stop; fi; exit $$rc
+	$(MAKE) --no-print-directory hall HALL_DURATION=20s HALL_SCALE=0 HALL_REPORT=
 
 # The deployment files, offline: deploy/nginx.conf through `nginx -t`,
 # deploy/k8s/ through kubeconform against Kubernetes' own schemas, both

@@ -455,8 +455,12 @@ func checkStatuses(tl *tally, windows []window, bound int) *verdict {
 			v.fail("%d answers 502/503/504 or dropped connections during %s: more than the bound of %d (one per client in flight, twice)", n, win.what, bound)
 		}
 	}
-	v.summary = fmt.Sprintf("answers by route and status: %s; 5xx or dropped by window: %s; 409 upload-in-flight retried: %d",
-		tl.summary(), strings.Join(parts, ", "), tl.inFlight409)
+	slowest := "none needed a retry"
+	if tl.slowest > 0 {
+		slowest = fmt.Sprintf("%.1fs, %s", tl.slowest.Seconds(), tl.slowestWhat)
+	}
+	v.summary = fmt.Sprintf("answers by route and status: %s; 5xx or dropped by window: %s; 409 idempotency_key_in_flight retried: %d; longest recovery by retries: %s; retries given up after %s",
+		tl.summary(), strings.Join(parts, ", "), tl.inFlight409, slowest, retryFor)
 	return v
 }
 

@@ -61,6 +61,19 @@ type tally struct {
 	// status and problem code, with the first few in full.
 	unexpected map[string]*unexpectedGroup
 	gaveUp     []string
+	// slowest is the longest a request took from its first try to its
+	// answer, among those that needed retries.
+	slowest     time.Duration
+	slowestWhat string
+}
+
+func (t *tally) recovered(r request, a answer, took time.Duration) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if took > t.slowest {
+		t.slowest = took
+		t.slowestWhat = fmt.Sprintf("%s (Idempotency-Key %s) after %v", r.route, r.key, a.retriedFrom)
+	}
 }
 
 type unexpectedGroup struct {
@@ -259,6 +272,9 @@ func (c *client) call(ctx context.Context, r request) (answer, bool) {
 		}
 		c.t.add(r.route, a)
 		if a.status == http.StatusOK || a.status == http.StatusCreated {
+			if attempt > 1 {
+				c.t.recovered(r, a, time.Since(first))
+			}
 			return a, true
 		}
 		if !retryable(a) {
