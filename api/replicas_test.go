@@ -98,7 +98,7 @@ func TestReplicasShareState(t *testing.T) {
 		if got := call(t, "POST", a.url+"/v1/tournaments", testOrganizerToken, `{"id":"april","entrants":["Aiko","Ben","Chloe","Dev","Eve","Fay"]}`); got.status != 201 {
 			t.Fatalf("tournament on A: %d %s", got.status, got.body)
 		}
-		if got := call(t, "POST", b.url+"/v1/tournaments/april/penalties", testOrganizerToken, `{"player":"Eve","points":-10,"reason":"late"}`); got.status != 201 {
+		if got := call(t, "POST", b.url+"/v1/tournaments/april/penalties", testOrganizerToken, `{"player":"Eve","points":10,"reason":"late"}`); got.status != 201 {
 			t.Fatalf("penalty on B: %d %s", got.status, got.body)
 		}
 		ta, tb := call(t, "GET", a.url+"/v1/tournaments/april", testOrganizerToken, ""), call(t, "GET", b.url+"/v1/tournaments/april", testOrganizerToken, "")
@@ -192,7 +192,7 @@ func TestReplicasConcurrentHands(t *testing.T) {
 		if g := call(t, "POST", reps[0].url+"/v1/games", testOrganizerToken, gameBody); g.status != 201 {
 			t.Fatalf("game: %d %s", g.status, g.body)
 		}
-		const writers, each = 6, 5
+		const writers, each = 4, 5
 		var mu sync.Mutex
 		acked := map[float64]int{}
 		var wg sync.WaitGroup
@@ -274,8 +274,8 @@ func TestReplayStopsAtUnsettledHand(t *testing.T) {
 			t.Fatalf("hand: %d %s", h.status, h.body)
 		}
 		ctx := context.Background()
-		// Entry 3 does not settle (no such seat); entry 4 would.
-		if _, err := r.store.AppendGameEvent(ctx, referee.GameEvent{Game: "Q1", Seq: 3, Kind: logPlay, By: "test", Body: json.RawMessage(`{"outcome":"win","player":7,"from":2,"hand":{"hand":"234m234p234s678s55p","win_tile":"8s"}}`)}); err != nil {
+		// Entry 3 does not settle (no winning hand); entry 4 would.
+		if _, err := r.store.AppendGameEvent(ctx, referee.GameEvent{Game: "Q1", Seq: 3, Kind: logPlay, By: "test", Body: json.RawMessage(`{"outcome":"win","player":1,"from":2,"hand":{"hand":"1239m","win_tile":"9m"}}`)}); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := r.store.AppendGameEvent(ctx, referee.GameEvent{Game: "Q1", Seq: 4, Kind: logPlay, By: "test", Body: json.RawMessage(handBody)}); err != nil {

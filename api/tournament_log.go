@@ -49,7 +49,8 @@ replay:
 		switch e.Kind {
 		case logPlay:
 			var p tournament.Play
-			if err := json.Unmarshal(e.Body, &p); err == nil {
+			err := json.Unmarshal(e.Body, &p)
+			if err == nil {
 				_, err = g.Record(p)
 			}
 			if err != nil {

@@ -106,6 +106,11 @@ func (s *Store) KeepAnswer(ctx context.Context, key, upload string, status int, 
 	defer s.observe(&err)
 	id := keyID(key)
 	size := int64(keyOverhead + len(body) + len(ctype))
+	if size > b.Bytes {
+		// It could never fit: let the key go rather than empty the
+		// table for it.
+		return false, s.ReleaseKey(ctx, key, upload)
+	}
 	err = s.inTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, rebind(s.d, `UPDATE idempotency_keys SET done = 1, status = ?, content_type = ?, body = ?, size = ?, expires_us = ?
 			WHERE key_sha256 = ? AND upload_sha256 = ? AND done = 0`), status, ctype, body, size, now.Add(b.TTL).UnixMicro(), id, upload)
