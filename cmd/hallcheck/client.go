@@ -72,7 +72,10 @@ func (t *tally) recovered(r request, a answer, took time.Duration) {
 	defer t.mu.Unlock()
 	if took > t.slowest {
 		t.slowest = took
-		t.slowestWhat = fmt.Sprintf("%s (Idempotency-Key %s) after %v", r.route, r.key, a.retriedFrom)
+		t.slowestWhat = fmt.Sprintf("%s after %v", r.route, a.retriedFrom)
+		if r.key != "" {
+			t.slowestWhat = fmt.Sprintf("%s (Idempotency-Key %s) after %v", r.route, r.key, a.retriedFrom)
+		}
 	}
 }
 
