@@ -55,8 +55,10 @@ HALL_PORT ?= 18120
 HALL_PG_PORT ?= 55412
 HALL_PG_DIR ?= /tmp/pg-hall
 HALL_REPORT ?=
+# How long a table retries one request before the check fails.
+HALL_RETRY_FOR ?= 30s
 hall: build
-	$(GO) run ./cmd/hallcheck -duration $(HALL_DURATION) -clients $(HALL_CLIENTS) -scale $(HALL_SCALE) \
+	$(GO) run ./cmd/hallcheck -duration $(HALL_DURATION) -clients $(HALL_CLIENTS) -scale $(HALL_SCALE) -retry-for $(HALL_RETRY_FOR) \
 		-port $(HALL_PORT) -pg-port $(HALL_PG_PORT) -pg-dir $(HALL_PG_DIR) $(if $(HALL_REPORT),-report $(HALL_REPORT))
 
 run: build
