@@ -182,11 +182,11 @@ func run(o options, command string) int {
 		}
 	}
 	endLoad()
-	// The rounds under way finish; their retries are bounded, and cut
-	// after a minute whatever happens.
+	// The rounds under way finish; their retries are bounded by
+	// retryFor, and cut soon after whatever happens.
 	select {
 	case <-loaded:
-	case <-time.After(time.Minute):
+	case <-time.After(retryFor + 30*time.Second):
 		endHard()
 		<-loaded
 	}
