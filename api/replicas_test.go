@@ -290,3 +290,27 @@ func TestReplayStopsAtUnsettledHand(t *testing.T) {
 		}
 	})
 }
+
+// TestReplicasCountProposalsTogether: a table's camera proposals of one
+// hand add up whichever replica takes them, and after a restart: the
+// count lives in the record.
+func TestReplicasCountProposalsTogether(t *testing.T) {
+	tourBackends(t, func(t *testing.T, c referee.Config) {
+		a, b := startTourService(t, c, fixedHandReader{}), startTourService(t, c, fixedHandReader{})
+		tourCameraTables(t, a)
+		own := a.newGameAt("Q1", "table 1", "msmc-2016")
+		const at = "/v1/tables/table%201/score-now"
+		for i := 0; i < maxProposalsPerHand; i++ {
+			s := []*tourService{a, b}[i%2]
+			if i == maxProposalsPerHand/2 {
+				a.restart()
+			}
+			if p := s.call("POST", at, own, `{"seat":"S","request":{"rules":"riichi"}}`); p.status != 200 {
+				t.Fatalf("proposal %d on replica %d: %d %s", i+1, i%2, p.status, p.body)
+			}
+		}
+		for _, s := range []*tourService{a, b} {
+			wantProblem(t, s.call("POST", at, own, `{"seat":"S","request":{"rules":"riichi"}}`), 429, codeTooManyProposals)
+		}
+	})
+}

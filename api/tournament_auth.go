@@ -283,31 +283,30 @@ const (
 )
 
 // who reads the bearer token. Comparisons take constant time.
-func (t *tournamentRoutes) who(c echo.Context) (caller, bool) {
+func (t *tournamentRoutes) who(c echo.Context) (caller, bool, error) {
 	h := c.Request().Header.Get(echo.HeaderAuthorization)
 	tok, ok := strings.CutPrefix(h, "Bearer ")
 	if !ok || tok == "" {
-		return caller{}, false
+		return caller{}, false, nil
 	}
 	eq := func(a, b string) bool { return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1 }
 	switch {
 	case eq(tok, t.cfg.RefereeToken):
-		return caller{role: roleReferee}, true
+		return caller{role: roleReferee}, true, nil
 	case eq(tok, t.cfg.OrganizerToken):
-		return caller{role: roleOrganizer}, true
+		return caller{role: roleOrganizer}, true, nil
 	}
 	// The token's hash names the game (a lookup, then checked in
 	// constant time).
 	hashed := tokenHash(tok)
 	g, err := t.gameOfToken(c.Request().Context(), hashed)
 	if err != nil {
-		t.s.log.Printf("table token: %v", err)
-		return caller{}, false
+		return caller{}, false, fault.Wrap(err, fault.Unavailable, codeRecordUnavailable, "the referee record does not answer just now, so a table token cannot be checked: try again in a moment")
 	}
 	if g != nil && eq(hashed, g.tokenHash) {
-		return caller{role: roleTable, table: g.game.Table, game: g.game.ID, over: g.game.Over}, true
+		return caller{role: roleTable, table: g.game.Table, game: g.game.ID, over: g.game.Over}, true, nil
 	}
-	return caller{}, false
+	return caller{}, false, nil
 }
 
 // need refuses callers without one of the roles: 401 without a known
@@ -315,7 +314,10 @@ func (t *tournamentRoutes) who(c echo.Context) (caller, bool) {
 func (t *tournamentRoutes) need(roles ...role) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
-			who, ok := t.who(c)
+			who, ok, err := t.who(c)
+			if err != nil {
+				return err
+			}
 			if !ok {
 				c.Response().Header().Set("WWW-Authenticate", `Bearer realm="mjscan tournament"`)
 				return fault.New(fault.Unauthorised, codeUnauthorized, "this needs a referee, organiser or table token: send it as Authorization: Bearer <token>")
