@@ -347,6 +347,17 @@ function split(r, req, dealer) {
 
 // ---- the result ----
 
+// waitWords says what the hand waited on: riichi names it; under MCR the
+// wait fans do (edge, closed, single); elsewhere the set the winning tile
+// completed does.
+function waitWords(r, b) {
+  if (b.wait) return b.wait;
+  const fan = (r.fans || []).map((f) => ({ 77: "edge (12 waiting on 3, or 89 on 7)", 78: "closed (on the middle tile)", 79: "single (on the pair)" }[f.id])).find(Boolean);
+  if (r.rules === "mcr") return fan || "";
+  const set = (b.sets || []).find((x) => x.winning_tile);
+  return set ? `the winning tile completed the ${set.kind} ${set.tiles}` : "";
+}
+
 function renderResult(r, req, how = {}) {
   const res = $("result");
   res.replaceChildren(scoredHeader(req, r));
@@ -376,7 +387,8 @@ function renderResult(r, req, how = {}) {
     const dealer = b.dealer !== undefined ? !!b.dealer : req.seat_wind === "E";
     const facts = el("ul", { cls: "facts", id: "result-facts" });
     const fact = (id, label, value) => { const li = el("li", { id }); li.appendChild(el("strong", {}, label + ": ")); li.appendChild(document.createTextNode(value)); facts.appendChild(li); };
-    if (b.wait) fact("result-wait", "Wait", b.wait);
+    const wait = waitWords(r, b);
+    if (wait) fact("result-wait", "Wait", wait);
     if (req.seat_wind) fact("result-dealer", "Dealer", dealer ? `yes, the winner is East (the dealer)` : `no, the winner is ${SEAT_WORDS[req.seat_wind] || req.seat_wind}`);
     const sp = split(r, req, dealer);
     if (sp) fact("result-split", req.tsumo ? "Self-draw" : "Discard", sp + (req.tsumo && sp.includes("/") ? " (each other player / the dealer)" : ""));
