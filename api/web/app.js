@@ -415,7 +415,11 @@ function renderResult(r, req, how = {}) {
     }), ["Name", "Worth", "What earns it"], "result-patterns")));
   }
   if (b.fu && b.fu.length) res.appendChild(section("Fu", domTable(b.fu.map((f) => [f.reason, f.set || "", f.fu]), ["Why", "Set", "Fu"])));
-  if (b.sets && b.sets.length) res.appendChild(section("Sets", domTable(b.sets.map((x) => [drawTiles(splitTiles(x.tiles)), x.kind + (x.open ? " (open)" : ""), x.fu ? x.fu + " fu" : ""]), ["Set", "Kind", "Fu"])));
+  if (b.sets && b.sets.length) {
+    const fu = b.sets.some((x) => x.fu); // only riichi counts fu by set
+    res.appendChild(section("Sets", domTable(b.sets.map((x) => [drawTiles(splitTiles(x.tiles)), x.kind + (x.open ? " (open)" : "")].concat(fu ? [x.fu ? x.fu + " fu" : ""] : [])),
+      ["Set", "Kind"].concat(fu ? ["Fu"] : []))));
+  }
   const pays = (r.points && r.points.payments) || [];
   if (r.ok && pays.length) {
     const winner = req.seat_wind || "the winner";
