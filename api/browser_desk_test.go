@@ -1,0 +1,237 @@
+//go:build browser
+
+// The end-to-end tests of the referee's and the organiser's desks in real
+// headless Chromium, at a phone's size (390×844), with screenshots at
+// 390×844 and 1366×900 under MJSCAN_SCREENSHOTS (see browser_test.go).
+package api
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"mjscan/referee"
+	"mjscan/scoring"
+	"mjscan/scoring/rulebook"
+)
+
+// captureDownloads keeps every file the page offers for download (a
+// Blob behind an a[download]) instead of saving it, so that a test reads
+// what the person would get.
+const captureDownloads = `(() => {
+  window.__files = [];
+  const make = URL.createObjectURL;
+  URL.createObjectURL = function (b) { const u = make.call(URL, b); window.__blobs = window.__blobs || {}; window.__blobs[u] = b; return u; };
+  HTMLAnchorElement.prototype.click = function () {
+    if (this.download && window.__blobs && window.__blobs[this.href]) window.__blobs[this.href].text().then((t) => window.__files.push({name: this.download, text: t}));
+  };
+  return true;
+})()`
+
+// downloaded waits for the page's nth download and answers it.
+func downloaded(t *testing.T, ctx context.Context, n int) (name, body string) {
+	t.Helper()
+	var f struct{ Name, Text string }
+	run(t, ctx, fmt.Sprintf("download %d", n),
+		pageWaits(fmt.Sprintf(`window.__files.length > %d`, n)),
+		chromedp.Evaluate(fmt.Sprintf(`window.__files[%d]`, n), &f))
+	return f.Name, f.Text
+}
+
+func signIn(t *testing.T, ctx context.Context, url, token string) {
+	t.Helper()
+	var stored, href string
+	run(t, ctx, "sign in at "+url,
+		chromedp.Navigate(url),
+		visible("#token"),
+		chromedp.SendKeys("#token", token, chromedp.ByQuery),
+		click("#signin-go"),
+		visible("#signed"),
+		chromedp.Evaluate(`Object.keys(sessionStorage).map(k => sessionStorage.getItem(k)).join(" ")`, &stored),
+		chromedp.Evaluate(`location.href`, &href),
+	)
+	if !strings.Contains(stored, token) || strings.Contains(href, token) {
+		t.Errorf("the token is kept in sessionStorage (%q) and never in the URL (%q)", stored, href)
+	}
+}
+
+func printMedia(print bool) chromedp.Action {
+	media := ""
+	if print {
+		media = "print"
+	}
+	return emulation.SetEmulatedMedia().WithMedia(media)
+}
+
+// TestBrowserRefereeDesk: the referee types the token once, opens a
+// table's records, sees the camera's proposal with its photo, recognised
+// tiles and the correction made, checks the player's claim (the engine's
+// breakdown and total on the page), records a ruling, then overturns it
+// with a new record that points at the old; the record prints without the
+// desk's controls and exports as JSON.
+func TestBrowserRefereeDesk(t *testing.T) {
+	ts := newTournamentServer(t)
+	req := scoring.Request{Rules: "riichi", Hand: "234678s777z222z44z", WinTile: "4z", SeatWind: "S", RoundWind: "E"}
+	res := rulebook.Score(&req)
+	if !res.OK {
+		t.Fatalf("the hand does not score: %+v", res.Error)
+	}
+	reqJSON, _ := json.Marshal(req)
+	resJSON, _ := json.Marshal(res)
+	photo, err := os.ReadFile(testPhoto(t, "hand-017.jpg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	proposal := fmt.Sprintf(`{"table":"table 1","asked_by":"table table 1","engine_version":"test","rule_set":"riichi/default",`+
+		`"recognized":"234978s777z222z44z","corrections":[{"by":"player:Ben","from":"9s","to":"6s","reason":"misread"}],`+
+		`"request":%s,"computed":%s,"claimed":"8000","ruling":"proposed by the camera: awaiting the referee","photo":%q}`,
+		reqJSON, resJSON, base64.StdEncoding.EncodeToString(photo))
+	if a := call(t, "POST", ts.URL+"/v1/records", testRefereeToken, proposal); a.status != 201 {
+		t.Fatalf("seeding the proposal: %d %s", a.status, a.body)
+	}
+	ctx := browser(t)
+	run(t, ctx, "watch downloads", chromedp.Evaluate(captureDownloads, nil))
+	signIn(t, ctx, ts.URL+"/referee", testRefereeToken)
+
+	var listed, tiles, photoW int
+	var corr string
+	run(t, ctx, "open the table's records and the proposal",
+		chromedp.Evaluate(captureDownloads, nil),
+		chromedp.SendKeys("#find-table", "table 1", chromedp.ByQuery),
+		click("#find-go"),
+		visible(`#records .record-item[data-id="1"]`),
+		count("#records .record-item", &listed),
+		click(`#records .record-item[data-id="1"]`),
+		visible("#record-photo"),
+		pageWaits(`document.getElementById("record-photo").naturalWidth > 0`),
+		chromedp.Evaluate(`document.getElementById("record-photo").naturalWidth`, &photoW),
+		count(`#record-tiles .tile-pic img[src$=".svg"]`, &tiles),
+		text("#corrections-table", &corr),
+	)
+	if listed != 1 || tiles != 14 || photoW != 640 {
+		t.Errorf("listed %d records, drew %d tiles, the photo is %d px wide: want 1, 14 and the kept 640 px photo", listed, tiles, photoW)
+	}
+	if !strings.Contains(corr, "9s") || !strings.Contains(corr, "6s") || !strings.Contains(corr, "player:Ben") {
+		t.Errorf("the correction reads %q", corr)
+	}
+	shots(t, ctx, "referee-record")
+	axeCheck(t, ctx, "the referee desk, a record")
+
+	var summary, checks, breakdown string
+	run(t, ctx, "check a claim of 12000",
+		chromedp.SendKeys("#claim-points", "12000", chromedp.ByQuery),
+		click("#verify-go"),
+		visible("#verdict-summary"),
+		text("#verdict-summary", &summary),
+		text("#verdict-checks", &checks),
+		text("#verdict .breakdown", &breakdown),
+	)
+	want := fmt.Sprint(res.Points.Total)
+	if !strings.HasPrefix(summary, "Disagree") || !strings.Contains(checks, "12000") || !strings.Contains(checks, want) || !strings.Contains(breakdown, want+" points") {
+		t.Errorf("the verdict says %q, checks %q, breakdown %q: want a disagreement and the engine's %s", summary, checks, breakdown, want)
+	}
+	for _, y := range res.Yaku {
+		if !strings.Contains(breakdown, y.Name) {
+			t.Errorf("the breakdown %q leaves out %s", breakdown, y.Name)
+		}
+	}
+	shots(t, ctx, "referee-verify")
+
+	var status, force string
+	run(t, ctx, "record the ruling",
+		chromedp.SendKeys("#ruling-referee", "Head referee", chromedp.ByQuery),
+		click("#ruling-record"),
+		pageWaits(`/Recorded as #2/.test(document.getElementById("ruling-status").textContent)`),
+		text("#record-force", &force),
+	)
+	if force != "This ruling is in force." {
+		t.Errorf("the new ruling says %q", force)
+	}
+	run(t, ctx, "overturn it",
+		chromedp.SetValue("#ruling-text", "", chromedp.ByQuery),
+		chromedp.SendKeys("#ruling-text", "Upheld on appeal: the claim of 12000 stands, the 6s was a 9s.", chromedp.ByQuery),
+		click("#ruling-overturn"),
+		pageWaits(`/Recorded as #3, overturning #2/.test(document.getElementById("ruling-status").textContent)`),
+		visible(`#record-chain button[data-id="2"]`),
+		text("#ruling-status", &status),
+		visible(`#records .record-item[data-id="3"]`),
+	)
+	old := call(t, "GET", ts.URL+"/v1/records/2", testRefereeToken, "")
+	newer := call(t, "GET", ts.URL+"/v1/records/3", testRefereeToken, "")
+	oldRec, _ := old.json["record"].(map[string]any)
+	newRec, _ := newer.json["record"].(map[string]any)
+	inForce, _ := old.json["in_force"].(map[string]any)
+	if oldRec["claimed"] != "12000 points" || oldRec["referee"] != "Head referee" || !strings.Contains(fmt.Sprint(oldRec["computed"]), want) ||
+		newRec["overturns"] != float64(2) || inForce["id"] != float64(3) || oldRec["table"] != "table 1" || newRec["photo_sha256"] != oldRec["photo_sha256"] {
+		t.Errorf("the ruling is %v\nits overturn %v\nin force %v", oldRec, newRec, inForce)
+	}
+	shots(t, ctx, "referee-overturn")
+	axeCheck(t, ctx, "the referee desk, an overturn")
+
+	var controls, record bool
+	run(t, ctx, "print the record",
+		printMedia(true),
+		chromedp.Evaluate(`getComputedStyle(document.getElementById("verify")).display === "none" && document.getElementById("print").getClientRects().length === 0`, &controls),
+		chromedp.Evaluate(`getComputedStyle(document.getElementById("record")).display !== "none"`, &record),
+	)
+	if !controls || !record {
+		t.Errorf("printing hides the desk's controls (%v) and shows the record (%v)", controls, record)
+	}
+	shots(t, ctx, "referee-print")
+	run(t, ctx, "back to the screen", printMedia(false), click("#export"))
+	name, body := downloaded(t, ctx, 0)
+	var exported struct {
+		Record  referee.Record   `json:"record"`
+		InForce referee.Record   `json:"in_force"`
+		Chain   []referee.Record `json:"chain"`
+	}
+	if err := json.Unmarshal([]byte(body), &exported); err != nil || name != "record-3.json" || exported.Record.ID != 3 || exported.Record.Overturns != 2 || len(exported.Chain) != 2 {
+		t.Errorf("exported %s: %v %.300s", name, err, body)
+	}
+}
+
+// testCamera is a table camera that answers the frame it is set to.
+type testCamera struct {
+	mu     sync.Mutex
+	frame  string
+	frames map[string][]byte
+}
+
+func newTestCamera(t *testing.T) (*testCamera, *httptest.Server) {
+	c := &testCamera{frame: "empty", frames: map[string][]byte{}}
+	for name, file := range map[string]string{"empty": "table-empty.jpg", "hand": "table-hand-south.jpg"} {
+		data, err := os.ReadFile(filepath.Join("..", "calibration", "testdata", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.frames[name] = data
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		w.Header().Set("Content-Type", "image/jpeg")
+		w.Write(c.frames[c.frame])
+	}))
+	t.Cleanup(srv.Close)
+	return c, srv
+}
+
+func (c *testCamera) show(frame string) {
+	c.mu.Lock()
+	c.frame = frame
+	c.mu.Unlock()
+}
+
+var _ = runtime.EvaluateParams{}
