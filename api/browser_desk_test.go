@@ -19,7 +19,6 @@ import (
 	"testing"
 
 	"github.com/chromedp/cdproto/emulation"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"mjscan/referee"
@@ -234,4 +233,153 @@ func (c *testCamera) show(frame string) {
 	c.mu.Unlock()
 }
 
-var _ = runtime.EvaluateParams{}
+// TestBrowserOrganiserDesk: the organiser types the token once, creates
+// a tournament of four and its first game (rules and preset), registers
+// the table's camera and calibrates it from a frame with the felt and the
+// four seats' regions drawn on it; the camera proposes South's hand, the
+// organiser confirms it in one tap (a hand of the game, not an overturn),
+// ends the game into the tournament, takes a penalty, and reads the
+// standings and their CSV and the game's MJAI.
+func TestBrowserOrganiserDesk(t *testing.T) {
+	cam, camSrv := newTestCamera(t)
+	s, err := New(DefaultConfig(), Deps{Version: "test", Recognizer: shippedRecognizer{shippedModels(t)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := referee.Open(context.Background(), referee.Config{SQLitePath: filepath.Join(t.TempDir(), "r.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	if err := s.MountTournament(TournamentConfig{RefereeToken: testRefereeToken, OrganizerToken: testOrganizerToken}, store); err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s.Handler())
+	t.Cleanup(ts.Close)
+
+	ctx := browser(t)
+	signIn(t, ctx, ts.URL+"/organiser", testOrganizerToken)
+	run(t, ctx, "watch downloads", chromedp.Evaluate(captureDownloads, nil))
+	var next, east string
+	run(t, ctx, "create the tournament",
+		chromedp.SendKeys("#tour-id", "Spring", chromedp.ByQuery),
+		chromedp.SendKeys("#tour-entrants", "Aiko\nBen\nChloe\nDev", chromedp.ByQuery),
+		click("#tour-create"),
+		visible("#tour-next table"),
+		text("#tour-next", &next),
+		chromedp.Value("#game-p0", &east, chromedp.ByQuery),
+	)
+	if !strings.Contains(next, "final") || east == "" {
+		t.Errorf("who plays next: %q, East prefilled %q", next, east)
+	}
+	var token, scores string
+	run(t, ctx, "create the game",
+		chromedp.SendKeys("#game-id", "F1", chromedp.ByQuery),
+		chromedp.SendKeys("#game-table", "table 1", chromedp.ByQuery),
+		choose("#game-rules", "msmc-2016"),
+		click("#game-create"),
+		visible("#game-token"),
+		text("#game-token", &token),
+		text("#game-scores", &scores),
+	)
+	if !strings.HasPrefix(token, "table-") || !strings.Contains(scores, "25000") {
+		t.Errorf("the game gave table token %q and scores %q", token, scores)
+	}
+	shots(t, ctx, "organiser-game")
+	axeCheck(t, ctx, "the organiser desk, a game")
+
+	var seats int
+	var calibrated string
+	run(t, ctx, "register the table's camera and calibrate it",
+		chromedp.SetValue("#cam-table", "table 1", chromedp.ByQuery),
+		chromedp.SendKeys("#cam-url", camSrv.URL+"/snapshot.jpg", chromedp.ByQuery),
+		click("#cam-register"),
+		pageWaits(`/Registered/.test(document.getElementById("cam-status").textContent)`),
+		click("#cam-calibrate"),
+		pageWaits(`/Calibrated/.test(document.getElementById("cam-status").textContent)`),
+		pageWaits(`document.getElementById("cam-img").naturalWidth > 0`),
+		count(`#cam-svg polygon[id^="seat-"]`, &seats),
+		text("#cam-status", &calibrated),
+	)
+	if seats != 4 || !strings.Contains(calibrated, "behind East") {
+		t.Errorf("%d seat regions drawn; %q", seats, calibrated)
+	}
+	// South's region must lie where South's hand is: the API cuts the
+	// same band the page draws, and the recogniser reads South's hand
+	// from it below.
+	var inside bool
+	run(t, ctx, "South's region lies inside the felt",
+		chromedp.Evaluate(`(() => { const s = document.getElementById("seat-S").points, f = document.getElementById("felt").getBBox();
+		  for (let i = 0; i < s.numberOfItems; i++) { const p = s.getItem(i); if (p.x < f.x - 1 || p.y < f.y - 1 || p.x > f.x + f.width + 1 || p.y > f.y + f.height + 1) return false; } return true; })()`, &inside))
+	if !inside {
+		t.Error("South's region is drawn outside the table")
+	}
+	shots(t, ctx, "organiser-calibrated")
+
+	cam.show("hand")
+	var proposed, confirmed string
+	var tiles int
+	run(t, ctx, "score now: South won from East",
+		choose("#sn-seat", "S"),
+		choose("#sn-from", "0"),
+		click("#sn-go"),
+		visible("#proposal-confirm"),
+		count("#proposal-tiles .tile-pic", &tiles),
+		text("#proposal-result", &proposed),
+	)
+	if tiles != 14 || !strings.Contains(proposed, "8000 points") {
+		t.Errorf("the proposal shows %d tiles and %q", tiles, proposed)
+	}
+	shots(t, ctx, "organiser-score-now")
+	run(t, ctx, "confirm it in one tap",
+		chromedp.SendKeys("#ref-token", testRefereeToken, chromedp.ByQuery),
+		click("#proposal-confirm"),
+		pageWaits(`/Hand 1 confirmed/.test(document.getElementById("sn-status").textContent)`),
+		visible("#game-hands"),
+		text("#game-scores", &confirmed),
+	)
+	if !strings.Contains(confirmed, "17000") || !strings.Contains(confirmed, "33000") {
+		t.Errorf("after the confirmed hand the scores read %q", confirmed)
+	}
+	g := call(t, "GET", ts.URL+"/v1/games/F1", testOrganizerToken, "")
+	hands, _ := g.json["hands"].([]any)
+	recs := call(t, "GET", ts.URL+"/v1/records?table=table%201", testRefereeToken, "")
+	list, _ := recs.json["records"].([]any)
+	if len(hands) != 1 || len(list) != 1 {
+		t.Errorf("the game has %d hands and the table %d records: want the one confirmed hand and its proposal, no overturn", len(hands), len(list))
+	}
+
+	var standings, penalty string
+	run(t, ctx, "end the game into the finals, take a penalty",
+		choose("#game-stage", "final"),
+		click("#game-add"),
+		pageWaits(`/added to the final/.test(document.getElementById("game-status").textContent)`),
+		visible("#standings-list"),
+		chromedp.SendKeys("#pen-player", "Ben", chromedp.ByQuery),
+		chromedp.SendKeys("#pen-points", "10", chromedp.ByQuery),
+		chromedp.SendKeys("#pen-reason", "late to the table", chromedp.ByQuery),
+		click("#pen-add"),
+		pageWaits(`document.getElementById("pen-status").textContent !== ""`),
+		text("#pen-status", &penalty),
+		text("#standings-list", &standings),
+	)
+	if !strings.Contains(penalty, "10 points taken off Ben") {
+		t.Errorf("the penalty says %q", penalty)
+	}
+	if !strings.Contains(standings, "Ben") || !strings.Contains(standings, "-10") {
+		t.Errorf("the standings read %q", standings)
+	}
+	shots(t, ctx, "organiser-standings")
+	axeCheck(t, ctx, "the organiser desk, the standings")
+
+	run(t, ctx, "export the standings", click("#standings-csv"))
+	name, csv := downloaded(t, ctx, 0)
+	if name != "standings-Spring.csv" || !strings.Contains(csv, "Ben") || !strings.Contains(csv, ",10,33,") {
+		t.Errorf("the CSV %s reads %q", name, csv)
+	}
+	run(t, ctx, "export the game as MJAI", click("#game-mjai"))
+	name, mjai := downloaded(t, ctx, 1)
+	if name != "F1.mjai.jsonl" || !strings.Contains(mjai, `"type":"hora"`) {
+		t.Errorf("the MJAI %s reads %.300q", name, mjai)
+	}
+}

@@ -40,7 +40,7 @@ function showTour(view) {
   if (first) first.forEach((p, i) => { if (!$("game-p" + i).value) $("game-p" + i).value = p; });
   const st = view.standings || [];
   $("standings-table").replaceChildren(st.length ?
-    table(["Rank", "Player", "Stage", "Games", "Penalty", "Total"], st.map((s) => [s.rank, s.player, s.stage || "", (s.scores || []).join(" / "), s.penalty ? -s.penalty : 0, s.total]), { id: "standings-list" }) :
+    table(["Rank", "Player", "Stage", "Games", "Penalty", "Total"], st.map((s) => [s.rank, s.player, s.stage || "", (s.games || []).map((g, i) => `${g}: ${(s.scores || [])[i]}`).join(", "), s.penalty ? -s.penalty : 0, s.total]), { id: "standings-list" }) :
     el("p", { cls: "note" }, "No standings yet: add finished games to the tournament."));
 }
 
@@ -49,7 +49,7 @@ async function createTour() {
   const entrants = $("tour-entrants").value.split(/[\n,]/).map((s) => s.trim()).filter(Boolean);
   const { ok, data } = await call("POST", "/v1/tournaments", { id, entrants });
   if (!ok) { problem($("tour-status"), data); return; }
-  say($("tour-status"), `Tournament ${id} created for ${entrants.length} entrants.`);
+  say($("tour-status"), `Created "${id}" for ${entrants.length} entrants.`);
   showTour(data);
 }
 
@@ -118,7 +118,7 @@ async function createGame() {
   tableToken.set(data.id, data.table_token);
   $("game-token").textContent = data.table_token;
   $("game-token-box").hidden = false;
-  say($("game-status"), `Game ${data.id} created at ${data.table}.`);
+  say($("game-status"), `Created game ${data.id} at "${data.table}".`);
   showGame(data);
 }
 
@@ -156,7 +156,7 @@ async function registerTable() {
   const body = { table: $("cam-table").value.trim(), snapshot_url: $("cam-url").value.trim(), near: $("cam-near").value };
   const { ok, data } = await call("POST", "/v1/tables", body);
   if (!ok) { problem($("cam-status"), data); return; }
-  say($("cam-status"), `Table ${data.table.table} registered; calibrate it next.`);
+  say($("cam-status"), `Registered "${data.table.table}": calibrate it next.`);
 }
 
 // invert3 inverts a row-major 3×3 matrix.
@@ -217,7 +217,7 @@ function drawCalibration(cal) {
     }
   };
   poly(cal.corners.map((c) => [c.x, c.y]), "#e0a800", "felt");
-  const colours = { E: "#c0392b", S: "#1f6fd1", W: "#7d3cb5", N: "#0b7a4b" };
+  const colours = { E: "#c0392b", S: "#1f6fd1", W: "#7d3cb5", N: "#111111" };
   for (const [wind, pts] of Object.entries(seatRegions(cal))) poly(pts, colours[wind], "seat-" + wind, SEATS[WINDS.indexOf(wind)]);
 }
 
@@ -235,7 +235,7 @@ async function calibrate() {
   img.src = URL.createObjectURL(frame.blob);
   drawCalibration(cal);
   $("cam-frame").hidden = false;
-  say($("cam-status"), `Table ${name} calibrated on a ${cal.width}×${cal.height} frame, the camera behind ${SEATS[WINDS.indexOf(cal.near)]}. Check that each seat's region lies over that player's hand.`);
+  say($("cam-status"), `Calibrated "${name}" on a ${cal.width}×${cal.height} frame, the camera behind ${SEATS[WINDS.indexOf(cal.near)]}. Check that each seat's region lies over that player's hand.`);
 }
 
 // ---- score now, hands, penalties ----
