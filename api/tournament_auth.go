@@ -167,8 +167,9 @@ type proposalPlace struct {
 
 // placeProposal decides who asked, which game and which hand a score-now
 // call is for, from the token, never from the body. A table token proposes
-// its own game's hand being played; the referee any game of the table (or
-// none). The request's rules are the game's when it has one.
+// its own game's hand being played; the referee any game of the table, by
+// default the one being played there (or none when none is). The
+// request's rules and preset are the game's when it has one.
 func (t *tournamentRoutes) placeProposal(who caller, table string, in *scoreNow) (proposalPlace, error) {
 	place := proposalPlace{release: func() {}}
 	if in.AskedBy != "" {
@@ -184,14 +185,17 @@ func (t *tournamentRoutes) placeProposal(who caller, table string, in *scoreNow)
 			return place, noGame()
 		}
 	}
-	if in.Game == "" {
-		if in.Hand != 0 {
-			return place, handNeedsGame()
-		}
-		return place, nil
+	if in.Game == "" && in.Hand != 0 {
+		return place, handNeedsGame()
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if in.Game == "" {
+		in.Game = t.gameInPlay(table)
+	}
+	if in.Game == "" {
+		return place, nil
+	}
 	g, ok := t.games[in.Game]
 	if !ok || g.game.Table != table {
 		return place, fault.New(fault.NotFound, codeNotFound, "no game with this id is played at this table")
@@ -232,6 +236,22 @@ func (t *tournamentRoutes) placeProposal(who caller, table string, in *scoreNow)
 		}
 	}
 	return place, nil
+}
+
+// gameInPlay is the game being played at a table: the one game there that
+// is not over, or "" when there is none or more than one. The caller
+// holds t.mu.
+func (t *tournamentRoutes) gameInPlay(table string) string {
+	found := ""
+	for _, id := range t.order {
+		if g := t.games[id]; g.game.Table == table && !g.game.Over {
+			if found != "" {
+				return ""
+			}
+			found = id
+		}
+	}
+	return found
 }
 
 // quoteID quotes an id for a message, without repeating an overlong one.

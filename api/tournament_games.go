@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -32,9 +33,12 @@ type tableGame struct {
 }
 
 type newGame struct {
-	ID      string   `json:"id"`
-	Table   string   `json:"table"`
-	Rules   string   `json:"rules"`
+	ID    string `json:"id"`
+	Table string `json:"table"`
+	Rules string `json:"rules"`
+	// Preset is the scoring preset of the rules' rule set the hands are
+	// scored under; the tournament rules' own when left out.
+	Preset  string   `json:"preset,omitempty"`
 	Players []string `json:"players"`
 }
 
@@ -50,7 +54,7 @@ type GameResponse struct {
 
 func (t *tournamentRoutes) postGame(c echo.Context) error {
 	var in newGame
-	if err := bindStrict(c, "the game (id, table, rules, players)", &in); err != nil {
+	if err := bindStrict(c, "the game (id, table, rules, preset, players)", &in); err != nil {
 		return err
 	}
 	if in.ID == "" || in.Table == "" || strings.HasPrefix(in.ID, tournamentLogPrefix) {
@@ -61,6 +65,9 @@ func (t *tournamentRoutes) postGame(c echo.Context) error {
 		return err
 	}
 	g, err := tournament.NewGame(in.ID, in.Table, in.Rules, players)
+	if err == nil {
+		err = g.UsePreset(in.Preset)
+	}
 	if err != nil {
 		return fault.Wrap(err, fault.Invalid, scoring.CodeBadRequest, err.Error())
 	}
@@ -75,7 +82,7 @@ func (t *tournamentRoutes) postGame(c echo.Context) error {
 	if _, dup := t.games[in.ID]; dup {
 		return gameExists()
 	}
-	start := gameStart{ID: in.ID, Table: in.Table, Rules: in.Rules, Players: players, TokenSHA256: tg.tokenHash}
+	start := gameStart{ID: in.ID, Table: in.Table, Rules: in.Rules, Preset: in.Preset, Players: players, TokenSHA256: tg.tokenHash}
 	if err := t.logEntry(c.Request().Context(), &tg.logged, in.ID, logStart, string(callerOf(c).role), start); err != nil {
 		if errors.Is(err, referee.ErrSeqTaken) {
 			return gameExists()
@@ -156,4 +163,32 @@ func (t *tournamentRoutes) postEnd(c echo.Context) error {
 		}
 	}
 	return c.JSON(http.StatusOK, map[string]any{"final": g.game.End(), "versions": t.s.versions()})
+}
+
+// postCorrection corrects a hand already recorded: a new entry of the
+// game's log points at the hand by its number, and the game is settled
+// again as if the hand had been played so. The hand replaced stays in the
+// log and in the game's corrected; it no longer counts.
+func (t *tournamentRoutes) postCorrection(c echo.Context) error {
+	g, err := t.game(c)
+	if err != nil {
+		return err
+	}
+	n, err := strconv.Atoi(c.Param("number"))
+	if err != nil || n < 1 {
+		return fault.New(fault.Invalid, scoring.CodeBadRequest, "the hand to correct is named by its number, counted from 1")
+	}
+	var p tournament.Play
+	if err := bindStrict(c, "the hand's corrected outcome", &p); err != nil {
+		return err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	rec, err := app.CorrectHand(g.game, n, p, func() error {
+		return t.logEntry(c.Request().Context(), &g.logged, g.game.ID, logCorrect, string(callerOf(c).role), handCorrection{Hand: n, Play: p})
+	})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, HandResponse{Hand: rec, Scores: g.game.Scores, Sticks: g.game.Sticks, Over: g.game.Over, Versions: t.s.versions()})
 }

@@ -14,16 +14,25 @@ type gameStart struct {
 	ID          string    `json:"id"`
 	Table       string    `json:"table"`
 	Rules       string    `json:"rules"`
+	Preset      string    `json:"preset,omitempty"`
 	Players     [4]string `json:"players"`
 	TokenSHA256 string    `json:"table_token_sha256"`
 }
 
 // Kinds of game log entries.
 const (
-	logStart = "start"
-	logPlay  = "play"
-	logEnd   = "end"
+	logStart   = "start"
+	logPlay    = "play"
+	logCorrect = "correct"
+	logEnd     = "end"
 )
+
+// handCorrection is a correct entry of a game's log: hand Hand (counted
+// from 1) is to be read as Play. The entry it corrects stays in the log.
+type handCorrection struct {
+	Hand int             `json:"hand"`
+	Play tournament.Play `json:"play"`
+}
 
 // load rebuilds every game from its log. A hand that no longer settles
 // (an engine changed its mind) stops that game's replay there; the log
@@ -52,6 +61,9 @@ func (t *tournamentRoutes) load(ctx context.Context) error {
 			continue
 		}
 		g, err := tournament.NewGame(st.ID, st.Table, st.Rules, st.Players)
+		if err == nil {
+			err = g.UsePreset(st.Preset)
+		}
 		if err != nil {
 			t.s.log.Printf("game %s: %v; not loaded", st.ID, err)
 			continue
@@ -66,6 +78,18 @@ func (t *tournamentRoutes) load(ctx context.Context) error {
 				}
 				if err != nil {
 					t.s.log.Printf("game %s entry %d: %v; replay stopped", st.ID, e.Seq, err)
+				}
+			case logCorrect:
+				var hc handCorrection
+				err := json.Unmarshal(e.Body, &hc)
+				if err == nil {
+					var c *tournament.Correction
+					if c, err = g.SettleCorrection(hc.Hand, hc.Play); err == nil {
+						_, err = g.ApplyCorrection(c)
+					}
+				}
+				if err != nil {
+					t.s.log.Printf("game %s entry %d: %v; correction skipped", st.ID, e.Seq, err)
 				}
 			case logEnd:
 				g.End()

@@ -26,6 +26,9 @@ type tableSetup struct {
 	Calibration *calibration.Calibration `json:"calibration,omitempty"`
 }
 
+// maxSnapshotURLLen caps a camera's address.
+const maxSnapshotURLLen = 2048
+
 // saveTable stores a new version of a table's setup and puts it in force.
 func (t *tournamentRoutes) saveTable(c echo.Context, ts *tableSetup) error {
 	body, err := json.Marshal(ts)
@@ -52,6 +55,14 @@ func (t *tournamentRoutes) postTable(c echo.Context) error {
 	}
 	if !(strings.HasPrefix(ts.SnapshotURL, "http://") || strings.HasPrefix(ts.SnapshotURL, "https://")) {
 		return fault.New(fault.Invalid, scoring.CodeBadRequest, "a table needs a name and an http(s) snapshot_url that answers one JPEG")
+	}
+	if n := len(ts.SnapshotURL); n > maxSnapshotURLLen {
+		return fault.Newf(fault.Invalid, scoring.CodeBadRequest, "snapshot_url is %d characters long: a camera's address has at most %d", n, maxSnapshotURLLen)
+	}
+	if ts.Near != "" {
+		if err := calibration.CheckSeat(ts.Near); err != nil {
+			return fault.Wrap(err, fault.Invalid, scoring.CodeBadRequest, "near is the seat the camera stands behind: "+err.Error())
+		}
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -177,7 +188,7 @@ func (t *tournamentRoutes) postScoreNow(c echo.Context) error {
 		Table: ts.Table, Game: place.game, Hand: place.hand, AskedBy: place.askedBy, PhotoSHA256: p.FrameSHA256,
 		ModelVersion: t.s.versions().Model, EngineVersion: t.s.deps.Version,
 		RuleSet: p.Request.Rules + "/" + p.Result.Preset, Recognized: p.Request.Hand,
-		Request: reqJSON, Computed: resJSON, Ruling: "proposed by the camera: awaiting the referee",
+		Request: reqJSON, Computed: resJSON, Ruling: app.ProposalRuling,
 	}
 	if !ts.NoPhotos {
 		rec.Photo = p.Frame

@@ -65,7 +65,7 @@ func Calibrate(frame []byte, felt Felt, near string) (*Calibration, error) {
 		near = "E"
 	}
 	if seatIndex(near, "E") < 0 {
-		return nil, fmt.Errorf("near seat %q: use E, S, W or N", near)
+		return nil, fmt.Errorf("near seat %.8q: use E, S, W or N", near)
 	}
 	// DecodePhoto hands back a Mat even when it fails: close it either way.
 	img, err := vision.DecodePhoto(frame)
@@ -160,9 +160,23 @@ func perspective(from, to [4]Point) gocv.Mat {
 // CheckSeat refuses a seat that is not a wind: E, S, W or N.
 func CheckSeat(seat string) error {
 	if indexOf("ESWN", seat) < 0 {
-		return fmt.Errorf("seat %q: use E, S, W or N", seat)
+		return fmt.Errorf("seat %.8q: use E, S, W or N", seat)
 	}
 	return nil
+}
+
+// Seats are the four seats, in play order.
+var Seats = []string{"E", "S", "W", "N"}
+
+// NearFor is the near seat a calibration would need for the tiles it
+// finds in front of seenAt to be in front of seat: what to set when a
+// hand turns up in front of the wrong seat. Both must be seats.
+func (c *Calibration) NearFor(seat, seenAt string) string {
+	k, s := seatIndex(seenAt, c.Near), indexOf("ESWN", seat)
+	if k < 0 || s < 0 {
+		return ""
+	}
+	return Seats[(s-k+4)%4]
 }
 
 func seatIndex(seat, near string) int {
@@ -197,7 +211,7 @@ var HandBand = image.Rect(Side/10, Side*78/100, Side*9/10, Side*98/100)
 func (c *Calibration) SeatHand(frame []byte, seat string) ([]byte, error) {
 	k := seatIndex(seat, c.Near)
 	if k < 0 {
-		return nil, fmt.Errorf("seat %q: use E, S, W or N", seat)
+		return nil, fmt.Errorf("seat %.8q: use E, S, W or N", seat)
 	}
 	// DecodePhoto hands back a Mat even when it fails: close it either way.
 	img, err := vision.DecodePhoto(frame)

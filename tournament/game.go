@@ -27,6 +27,9 @@ type Game struct {
 	Sticks int    `json:"sticks"`
 	// Entries are record-only notes such as WSM penalty tiles.
 	Entries []Penalty `json:"entries,omitempty"`
+	// Corrected are the hands as they stood before a referee corrected
+	// them, oldest correction first; they no longer count.
+	Corrected []HandRecord `json:"corrected,omitempty"`
 	// Over is set when the game has ended (naturally, by a bust, or by the
 	// organiser); Final is its settlement.
 	Over  bool   `json:"over"`
@@ -68,6 +71,24 @@ func NewGame(id, table, rules string, players [4]string) (*Game, error) {
 		g.Scores[i] = r.StartPoints
 	}
 	return g, nil
+}
+
+// UsePreset scores the game's hands under another preset of its rule set
+// (the tournament rules' own when preset is ""); a game takes it before
+// its first hand only, so every hand is scored alike.
+func (g *Game) UsePreset(preset string) error {
+	if preset == "" {
+		return nil
+	}
+	if len(g.Hands) > 0 {
+		return errors.New("the game has begun: its preset is chosen when it is created")
+	}
+	r, err := g.Rules.WithPreset(preset)
+	if err != nil {
+		return err
+	}
+	g.Rules = r
+	return nil
 }
 
 // UseScorer replaces the scoring engine (tests, or a service that scores
@@ -132,6 +153,9 @@ func (g *Game) Record(p Play) (*HandRecord, error) {
 }
 
 func (g *Game) checkSeats(p Play) error {
+	if err := checkPlayTexts(p); err != nil {
+		return err
+	}
 	in := func(s int) bool { return s >= 0 && s < 4 }
 	switch p.Outcome {
 	case Win:
@@ -155,7 +179,12 @@ func (g *Game) checkSeats(p Play) error {
 		}
 	case Draw:
 	default:
-		return fmt.Errorf("unknown outcome %q: use win, draw, chombo or false_win", p.Outcome)
+		return fmt.Errorf("unknown outcome %s: use win, draw, chombo or false_win", shown(string(p.Outcome)))
+	}
+	switch p.FalseWinKind {
+	case "", scoring.CodeBelowMinimum, scoring.CodeNotAWin:
+	default:
+		return fmt.Errorf("false_win_kind %s: use %s or %s, or give the declared hand", shown(p.FalseWinKind), scoring.CodeBelowMinimum, scoring.CodeNotAWin)
 	}
 	if len(p.PoolOfDreams) > 0 && p.Outcome != Draw {
 		return errors.New("a Pool of Dreams is earned at an exhaustive draw only")

@@ -72,6 +72,9 @@ type HandRecord struct {
 	SticksAfter int    `json:"sticks_after"`
 	// Explain says, line by line, why the points moved.
 	Explain []string `json:"explain"`
+	// Corrections counts the referee's corrections of this hand; the
+	// hands it replaced are the game's Corrected.
+	Corrections int `json:"corrections,omitempty"`
 }
 
 // Penalty is a score penalty taken off a player's final score (seed 000:

@@ -43,7 +43,7 @@ func MSMCFormat(n int) (Format, error) {
 	f := Format{Entrants: n, FinalGames: 2}
 	switch {
 	case n < 4:
-		return f, fmt.Errorf("%d entrants: a table needs four players", n)
+		return f, fmt.Errorf("%d entrants: a tournament needs 4 to 8 entrants, four at a table", n)
 	case n == 4:
 		f.FinalGames = 3
 	case n == 5:
@@ -53,7 +53,8 @@ func MSMCFormat(n int) (Format, error) {
 	case n == 7 || n == 8:
 		f.QualifierGames, f.Tables, f.AdvancePerTable, f.OrganizerFills = 4, 2, 2, n == 7
 	default:
-		return f, fmt.Errorf("%d entrants: seed 000 leaves more than eight players \"to be discussed\"", n)
+		// Seed 000 leaves more than eight players "to be discussed".
+		return f, fmt.Errorf("%d entrants: a tournament takes 4 to 8 entrants (the MSMC 2016 plan has no place for more)", n)
 	}
 	return f, nil
 }
@@ -158,7 +159,7 @@ func (t *Tournament) NextPlayers(stage Stage, table int) ([]string, error) {
 		}
 		return t.Finalists()
 	}
-	return nil, fmt.Errorf("unknown stage %q", stage)
+	return nil, fmt.Errorf("unknown stage %s: use %q or %q", shown(string(stage)), Qualifier, Finals)
 }
 
 // Add records a finished game. The game must seat the players NextPlayers
@@ -225,6 +226,11 @@ func (t *Tournament) CheckPenalty(p Penalty) (Penalty, error) {
 		if len(t.games(Finals, 0)) > 0 || t.Format.QualifierGames == 0 {
 			p.Stage = string(Finals)
 		}
+	}
+	// A penalty in a stage the tournament does not play would be kept and
+	// never counted.
+	if Stage(p.Stage) == Qualifier && t.Format.QualifierGames == 0 {
+		return p, fmt.Errorf("this tournament has no qualifier (%d entrants go straight to the finals): give the penalty in the %q stage, or leave the stage out", t.Format.Entrants, Finals)
 	}
 	return p, nil
 }

@@ -245,11 +245,16 @@ func (g *Game) chombo(rec *HandRecord) {
 
 // fillRules sets the game's rule set on a hand and refuses another one.
 func (g *Game) fillRules(req *scoring.Request) error {
+	// A hand need not repeat what its game says: no rules is the game's
+	// rule set and preset, the game's rule set alone its preset too.
 	if req.Rules == "" {
-		req.Rules, req.Preset = g.Rules.Rules, g.Rules.Preset
+		req.Rules = g.Rules.Rules
+	}
+	if req.Rules == g.Rules.Rules && req.Preset == "" {
+		req.Preset = g.Rules.Preset
 	}
 	if req.Rules != g.Rules.Rules || req.Preset != g.Rules.Preset {
-		return fmt.Errorf("the hand is scored under %s/%s but the game plays %s/%s", req.Rules, req.Preset, g.Rules.Rules, g.Rules.Preset)
+		return fmt.Errorf("the hand is scored under %s/%s but the game plays %s/%s: leave rules and preset out of the hand", shown(req.Rules), shown(req.Preset), g.Rules.Rules, g.Rules.Preset)
 	}
 	return nil
 }

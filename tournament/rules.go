@@ -3,6 +3,9 @@ package tournament
 import (
 	"fmt"
 	"sort"
+	"strings"
+
+	"mjscan/scoring/rulebook"
 )
 
 // Settlement says how a game's raw points become its tournament score.
@@ -109,11 +112,33 @@ func PresetNames() []string {
 	return out
 }
 
+// WithPreset is the rules with their hands scored under another preset of
+// the same rule set; the scoring engine must know it.
+func (r GameRules) WithPreset(preset string) (GameRules, error) {
+	e, ok := rulebook.Lookup(r.Rules)
+	if !ok {
+		return r, fmt.Errorf("no engine scores %s", r.Rules)
+	}
+	var known []string
+	for _, p := range e.Presets() {
+		if p != "" {
+			known = append(known, p)
+		}
+	}
+	for _, p := range known {
+		if p == preset {
+			r.Preset = preset
+			return r, nil
+		}
+	}
+	return r, fmt.Errorf("preset %s: %s games are scored under %s rules, whose presets are %s", shown(preset), r.Name, r.Rules, strings.Join(known, ", "))
+}
+
 // LookupRules finds a preset by name.
 func LookupRules(name string) (GameRules, error) {
 	r, ok := Presets[name]
 	if !ok {
-		return r, fmt.Errorf("unknown tournament rules %q: choose one of %v", name, PresetNames())
+		return r, fmt.Errorf("unknown tournament rules %s: choose one of %s", shown(name), strings.Join(PresetNames(), ", "))
 	}
 	return r, nil
 }

@@ -147,3 +147,72 @@ func (g *Game) endsAt(next position) bool {
 	}
 	return false
 }
+
+// Correction is a game with one hand corrected, settled and not yet put
+// in place: Game.SettleCorrection works it out, Game.ApplyCorrection
+// makes it the game.
+type Correction struct {
+	// Hand is the corrected hand as it will be recorded.
+	Hand HandRecord
+	// game is the whole game replayed with the correction; from is where
+	// the game stood, and how many hands it had, when it was worked out.
+	game  *Game
+	from  position
+	hands int
+}
+
+// SettleCorrection works out the game with hand n (counted from 1)
+// replaced by p: the hands before it stand, p is settled where hand n
+// was, and every later hand is settled again after it, in order, so the
+// scores are as if hand n had been p. The game does not change. A
+// correction after which a later hand no longer settles (the game would
+// have ended before it, say) is refused, naming the hand and why. A game
+// that was over stays over: its hands were played.
+func (g *Game) SettleCorrection(n int, p Play) (*Correction, error) {
+	if n < 1 || n > len(g.Hands) {
+		if len(g.Hands) == 0 {
+			return nil, fmt.Errorf("hand %d: the game has no hands to correct yet", n)
+		}
+		return nil, fmt.Errorf("hand %d: the game has hands 1 to %d", n, len(g.Hands))
+	}
+	fresh := &Game{ID: g.ID, Table: g.Table, Rules: g.Rules, Players: g.Players, score: g.score}
+	for i := range fresh.Scores {
+		fresh.Scores[i] = g.Rules.StartPoints
+	}
+	for i, h := range g.Hands {
+		play := h.Play
+		if i == n-1 {
+			play = p
+		}
+		if fresh.Over {
+			return nil, fmt.Errorf("with hand %d corrected the game ends after hand %d, but %d hands were played: correct the later hands first, or this one otherwise", n, i, len(g.Hands))
+		}
+		rec, err := fresh.Record(play)
+		if err != nil {
+			if i == n-1 {
+				return nil, err
+			}
+			return nil, fmt.Errorf("with hand %d corrected, hand %d no longer settles: %w", n, i+1, err)
+		}
+		rec.Corrections = h.Corrections
+		if i == n-1 {
+			rec.Corrections++
+		}
+	}
+	if g.Over {
+		fresh.End()
+	}
+	fresh.Corrected = append(append([]HandRecord{}, g.Corrected...), g.Hands[n-1])
+	return &Correction{Hand: fresh.Hands[n-1], game: fresh, from: g.position(), hands: len(g.Hands)}, nil
+}
+
+// ApplyCorrection puts a settled correction in place. One worked out
+// before the game last changed is refused, and the game is left as it
+// was.
+func (g *Game) ApplyCorrection(c *Correction) (*HandRecord, error) {
+	if c.from != g.position() || c.hands != len(g.Hands) {
+		return nil, errStale
+	}
+	*g = *c.game
+	return &g.Hands[c.Hand.Number-1], nil
+}

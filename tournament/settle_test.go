@@ -247,3 +247,74 @@ func TestTournamentChecksChangeNothing(t *testing.T) {
 		t.Fatalf("penalties %+v, want %+v", tour.Penalties, p)
 	}
 }
+
+// TestCorrectHand (#18): a hand recorded wrongly could not be corrected.
+// A correction replaces it where it was and settles every later hand
+// again: the scores are as if it had been played so, the hand replaced
+// is kept (no longer counting), and a correction that does not settle
+// changes nothing.
+func TestCorrectHand(t *testing.T) {
+	players := [4]string{"a", "b", "c", "d"}
+	g, err := NewGame("Q1", "table 1", "msmc-2016", players)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []Play{ron(1, 2), draw([]int{0})} {
+		if _, err := g.Record(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The same hands played right: b won off d, not c.
+	want, _ := NewGame("Q1", "table 1", "msmc-2016", players)
+	for _, p := range []Play{ron(1, 3), draw([]int{0})} {
+		if _, err := want.Record(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := snapshot(t, g)
+	for _, bad := range []struct {
+		n int
+		p Play
+	}{{0, ron(1, 3)}, {3, ron(1, 3)}, {1, ron(1, 1)}, {1, Play{Outcome: "nope"}}} {
+		if _, err := g.SettleCorrection(bad.n, bad.p); err == nil {
+			t.Errorf("correcting hand %d to %+v was accepted", bad.n, bad.p)
+		}
+	}
+	c, err := g.SettleCorrection(1, ron(1, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snapshot(t, g) != before {
+		t.Fatal("settling a correction changed the game")
+	}
+	rec, err := g.ApplyCorrection(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Number != 1 || rec.Corrections != 1 || rec.Play.From != 3 {
+		t.Errorf("corrected hand %+v", rec)
+	}
+	if g.Scores != want.Scores || g.Sticks != want.Sticks || g.position() != want.position() || len(g.Hands) != 2 {
+		t.Errorf("corrected game: scores %v sticks %d at %+v, want %v %d at %+v", g.Scores, g.Sticks, g.position(), want.Scores, want.Sticks, want.position())
+	}
+	if len(g.Corrected) != 1 || g.Corrected[0].Play.From != 2 || g.Corrected[0].Number != 1 {
+		t.Errorf("the hand replaced is not kept: %+v", g.Corrected)
+	}
+	if err := g.Balanced(); err != nil {
+		t.Error(err)
+	}
+	// A correction worked out before the game changed is refused.
+	stale, err := g.SettleCorrection(2, draw([]int{0, 1}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Record(draw(nil)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.ApplyCorrection(stale); err == nil {
+		t.Error("a stale correction was applied")
+	}
+	if !strings.Contains(fmt.Sprint(g.SettleCorrection(9, draw(nil))), "hands 1 to 3") {
+		t.Error("a hand out of range does not say which hands there are")
+	}
+}

@@ -91,3 +91,43 @@ func checkPenalty(p Penalty) error {
 	}
 	return nil
 }
+
+// maxNoteLen caps a hand's note and its penalty tiles: a line on a score
+// sheet, not a document.
+const (
+	maxNoteLen         = 500
+	maxPenaltyTilesLen = 100
+)
+
+// shown quotes a value for a message, cut to a few dozen characters: a
+// message repeats what a player sent so they can find it, never the whole
+// of an overlong value.
+func shown(s string) string {
+	const max = 40
+	if utf8.RuneCountInString(s) <= max {
+		return fmt.Sprintf("%q", s)
+	}
+	r := []rune(s)
+	return fmt.Sprintf("%q…", string(r[:max]))
+}
+
+// checkPlayTexts refuses a hand's free texts and seat lists when they are
+// longer than a score sheet has room for, saying how long they are and
+// what is allowed, without repeating them.
+func checkPlayTexts(p Play) error {
+	if n := utf8.RuneCountInString(p.Note); n > maxNoteLen {
+		return fmt.Errorf("the note is %d characters long: say it in at most %d", n, maxNoteLen)
+	}
+	if n := utf8.RuneCountInString(p.PenaltyTiles); n > maxPenaltyTilesLen {
+		return fmt.Errorf("penalty_tiles is %d characters long: list the penalty tiles in at most %d", n, maxPenaltyTilesLen)
+	}
+	for _, l := range []struct {
+		name  string
+		seats []int
+	}{{"riichi", p.Riichi}, {"tenpai", p.Tenpai}, {"dead_hands", p.DeadHands}, {"pool_of_dreams", p.PoolOfDreams}} {
+		if len(l.seats) > 4 {
+			return fmt.Errorf("%s lists %d seats: a table has four, name each seat 0 to 3 at most once", l.name, len(l.seats))
+		}
+	}
+	return nil
+}

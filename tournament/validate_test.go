@@ -3,6 +3,8 @@ package tournament
 import (
 	"strings"
 	"testing"
+
+	"mjscan/scoring"
 )
 
 // TestPenaltyPointsAreBounded: three penalties of 2^62 used to wrap the
@@ -123,4 +125,119 @@ func TestTournamentTableInRange(t *testing.T) {
 	if err := tour.Add(Qualifier, 0, g); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestHandNeedNotRepeatThePreset (#18): a hand that named its game's rule
+// set without the preset was refused ("scored under riichi/ but the game
+// plays riichi/msmc-2016"); it is scored under the game's preset.
+func TestHandNeedNotRepeatThePreset(t *testing.T) {
+	g, err := NewGame("Q1", "table 1", "msmc-2016", [4]string{"a", "b", "c", "d"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := ron(1, 2)
+	p.Hand.Rules = "riichi"
+	rec, err := g.Record(p)
+	if err != nil {
+		t.Fatalf("a hand naming riichi without its preset: %v", err)
+	}
+	if rec.Result.Preset != "msmc-2016" {
+		t.Errorf("scored under preset %q, want the game's msmc-2016", rec.Result.Preset)
+	}
+	// Another preset of the same rule set is still refused, in words that
+	// say what to do.
+	q := ron(1, 2)
+	q.Hand.Rules, q.Hand.Preset = "riichi", "default"
+	if _, err := g.Record(q); err == nil || !strings.Contains(err.Error(), "leave rules and preset out") {
+		t.Errorf("a hand under another preset: %v", err)
+	}
+}
+
+// TestPenaltyInAStageNotPlayed (#18): four entrants play no qualifier, yet
+// a qualifier penalty was kept and never counted in any standings. It is
+// refused, saying which stage to use.
+func TestPenaltyInAStageNotPlayed(t *testing.T) {
+	tour, err := NewMSMC("april", []string{"a", "b", "c", "d"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = tour.Penalize(Penalty{Player: "a", Points: 2, Reason: "dropped a tile", Stage: string(Qualifier)})
+	if err == nil || !strings.Contains(err.Error(), "no qualifier") || !strings.Contains(err.Error(), `"final"`) {
+		t.Fatalf("a qualifier penalty in a tournament without one: %v", err)
+	}
+	if len(tour.Penalties) != 0 {
+		t.Fatalf("the refused penalty was kept: %v", tour.Penalties)
+	}
+	if err := tour.Penalize(Penalty{Player: "a", Points: 2, Reason: "dropped a tile", Stage: string(Finals)}); err != nil {
+		t.Fatal(err)
+	}
+	// With six entrants the qualifier is played: its penalties count.
+	six, err := NewMSMC("may", []string{"a", "b", "c", "d", "e", "f"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := six.Penalize(Penalty{Player: "a", Points: 2, Reason: "talk", Stage: string(Qualifier)}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestLargeFieldsRefusedInPlainWords (#18): a tournament of 3,000
+// entrants was refused with seed 000's "leaves more than eight players 'to
+// be discussed'", an unknown rules name or outcome came back whole in the
+// message, a seat list of thousands was printed in full, and a note or the
+// penalty tiles of any length were kept. Each is refused with its size and
+// what is allowed, never repeating more than a few dozen characters.
+func TestLargeFieldsRefusedInPlainWords(t *testing.T) {
+	long := strings.Repeat("x", 5000)
+	many := make([]string, 3000)
+	for i := range many {
+		many[i] = "p" + strings.Repeat("1", i%5) + string(rune('a'+i%26)) + strings.Repeat("z", i/26%10)
+	}
+	check := func(what string, err error, want string) {
+		t.Helper()
+		if err == nil {
+			t.Fatalf("%s: accepted", what)
+		}
+		msg := err.Error()
+		if len(msg) > 300 || !strings.Contains(msg, want) || strings.Contains(msg, "discussed") {
+			t.Errorf("%s: %q (%d bytes), want a short message with %q", what, msg[:min(len(msg), 300)], len(msg), want)
+		}
+	}
+	_, err := NewMSMC("big", many, "")
+	check("3000 entrants", err, "4 to 8 entrants")
+	_, err = NewMSMC("nine", many[:9], "")
+	check("9 entrants", err, "4 to 8 entrants")
+	_, err = NewGame("G", "t", long, [4]string{"a", "b", "c", "d"})
+	check("long rules", err, "msmc-2016")
+
+	g, err := NewGame("G", "t", "msmc-2016", [4]string{"a", "b", "c", "d"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seats := make([]int, 3000)
+	for _, c := range []struct {
+		what string
+		p    Play
+		want string
+	}{
+		{"long outcome", Play{Outcome: Outcome(long)}, "use win, draw"},
+		{"3000 tenpai seats", Play{Outcome: Draw, Tenpai: seats}, "tenpai lists 3000 seats"},
+		{"3000 riichi seats", Play{Outcome: Draw, Riichi: seats}, "riichi lists 3000 seats"},
+		{"long note", Play{Outcome: Draw, Note: long}, "the note is 5000 characters long"},
+		{"long penalty tiles", Play{Outcome: Draw, PenaltyTiles: long}, "penalty_tiles is 5000 characters long"},
+		{"long false win kind", Play{Outcome: FalseWin, Player: 1, FalseWinKind: long}, "false_win_kind"},
+		{"long rules in the hand", Play{Outcome: Win, Player: 1, From: 2, Hand: &scoring.Request{Rules: long, Hand: sanshokuHand, WinTile: sanshokuWin}}, "leave rules and preset out"},
+	} {
+		_, err := g.Record(c.p)
+		check(c.what, err, c.want)
+	}
+	if len(g.Hands) != 0 {
+		t.Fatalf("refused hands were recorded: %v", g.Hands)
+	}
+	tour, err := NewMSMC("april", []string{"a", "b", "c", "d"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = tour.NextPlayers(Stage(long), 0)
+	check("long stage", err, "unknown stage")
 }

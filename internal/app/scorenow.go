@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 
 	"mjscan/calibration"
 	"mjscan/internal/fault"
@@ -66,6 +67,27 @@ func (a *App) ScoreNow(ctx context.Context, t Table, seat string, sit scoring.Re
 	return p, nil
 }
 
+// handSeenAt is the first other seat in front of which the frame shows a
+// whole hand, or "": when the seat asked shows none, a hand elsewhere
+// most likely means the table's near seat is wrong. It reads on the
+// worker already held, and only when score-now is failing anyway.
+func (a *App) handSeenAt(ctx context.Context, frame []byte, c *calibration.Calibration, seat string) string {
+	for _, other := range calibration.Seats {
+		if other == seat || ctx.Err() != nil {
+			continue
+		}
+		crop, err := c.SeatHand(frame, other)
+		if err != nil {
+			continue
+		}
+		rec, err := a.deps.Recognizer.Recognize(ctx, crop)
+		if err == nil && rec != nil && rec.OK && rec.Hand != nil && rec.Hand.Hand != "" {
+			return other
+		}
+	}
+	return ""
+}
+
 // scoreFrame is ScoreNow on a frame already taken, on the worker held.
 func (a *App) scoreFrame(ctx context.Context, frame []byte, c *calibration.Calibration, seat string, base scoring.Request) (*Proposal, error) {
 	crop, err := c.SeatHand(frame, seat)
@@ -84,6 +106,10 @@ func (a *App) scoreFrame(ctx context.Context, frame []byte, c *calibration.Calib
 		msg := "no hand was read in front of seat " + seat
 		if p.Recognition.Error != nil {
 			msg += ": " + p.Recognition.Error.Message
+		}
+		if other := a.handSeenAt(ctx, frame, c, seat); other != "" {
+			msg += fmt.Sprintf(". A hand was seen in front of seat %s instead: if it is %s's, the camera does not stand behind %s as the table's setup says (near %q); register the table again with near %q and calibrate it",
+				other, seat, c.Near, c.Near, c.NearFor(seat, other))
 		}
 		return nil, fault.New(fault.Unprocessable, fault.CodeRecognition, msg)
 	}

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"mjscan/calibration"
@@ -132,5 +133,42 @@ func TestScoreNowBadSeat(t *testing.T) {
 	}
 	if asked != 0 {
 		t.Errorf("the camera was asked %d times for a frame for seats that do not exist", asked)
+	}
+}
+
+// TestScoreNowWrongNearSaysWhereTheHandIs (#18): a table registered with
+// the wrong near seat cut out another seat's place, and score-now said
+// only "no hand was read in front of seat S". It now says in front of
+// which seat the hand was seen, and which near seat would make it S's.
+func TestScoreNowWrongNearSaysWhereTheHandIs(t *testing.T) {
+	frames := map[string][]byte{"/snapshot.jpg": tableFrame(t, "table-hand-south.jpg")}
+	cam := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "image/jpeg")
+		w.Write(frames[r.URL.Path])
+	}))
+	defer cam.Close()
+	// The camera stands behind East; the table was registered as seen
+	// from West.
+	c, err := calibration.Calibrate(tableFrame(t, "table-empty.jpg"), calibration.GreenFelt, "W")
+	if err != nil {
+		t.Fatal(err)
+	}
+	models, err := vision.New(vision.Config{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer models.Close()
+	a := New(Config{MaxMegapixels: 50}, Deps{Recognizer: visionReader{models}})
+	_, err = a.ScoreNow(context.Background(), Table{SnapshotURL: cam.URL + "/snapshot.jpg", Calibration: c}, "S", scoring.Request{Rules: "riichi", RoundWind: "E"})
+	e, ok := fault.As(err)
+	if !ok || e.Kind != fault.Unprocessable {
+		t.Fatalf("score now with the wrong near seat: %v", err)
+	}
+	// South's hand lies at the camera's right: with West near, that is
+	// North's place; with East near it is South's.
+	for _, want := range []string{"in front of seat S", "seen in front of seat N", `near "W"`, `near "E"`} {
+		if !strings.Contains(e.Message, want) {
+			t.Errorf("%q does not say %q", e.Message, want)
+		}
 	}
 }

@@ -1,0 +1,249 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"mjscan/referee"
+	"mjscan/scoring"
+)
+
+// The API under the desks (#18): what the referee and organiser desks
+// found in the tournament routes.
+
+// TestGamePresetAsDocumented: the document says a game is created with a
+// rule set and preset, but a preset was refused with `unknown field
+// "preset"`. It names the scoring preset the game's hands are scored
+// under, is kept in the game's log (a restart keeps it), and an unknown
+// one is refused naming those there are.
+func TestGamePresetAsDocumented(t *testing.T) {
+	tourBackends(t, func(t *testing.T, c referee.Config) {
+		s := startTourService(t, c, nil)
+		a := s.call("POST", "/v1/games", testOrganizerToken, `{"id":"Q1","table":"table 1","rules":"msmc-2016","preset":"default","players":["Aiko","Ben","Chloe","Dev"]}`)
+		if a.status != 201 {
+			t.Fatalf("a game with a preset: %d %s", a.status, a.body)
+		}
+		if p := a.json["rules"].(map[string]any)["preset"]; p != "default" {
+			t.Fatalf("the game plays preset %v, want default", p)
+		}
+		h := s.call("POST", "/v1/games/Q1/hands", testRefereeToken, handBody)
+		if h.status != 201 {
+			t.Fatalf("hand: %d %s", h.status, h.body)
+		}
+		if p := h.json["hand"].(map[string]any)["result"].(map[string]any)["preset"]; p != "default" {
+			t.Errorf("the hand was scored under preset %v, want the game's default", p)
+		}
+		s.restart()
+		g := s.call("GET", "/v1/games/Q1", testOrganizerToken, "")
+		if p := g.json["rules"].(map[string]any)["preset"]; g.status != 200 || p != "default" || len(g.json["hands"].([]any)) != 1 {
+			t.Fatalf("after a restart: %d preset %v %s", g.status, p, g.body)
+		}
+
+		bad := s.call("POST", "/v1/games", testOrganizerToken, `{"id":"Q2","table":"table 1","rules":"msmc-2016","preset":"nope","players":["Aiko","Ben","Chloe","Dev"]}`)
+		wantProblem(t, bad, 400, scoring.CodeBadRequest)
+		if d := bad.str("detail"); !strings.Contains(d, "msmc-2016") || !strings.Contains(d, "sanma") {
+			t.Errorf("an unknown preset: %q does not name the presets there are", d)
+		}
+		// Left out, the preset is the tournament rules' own.
+		a = s.call("POST", "/v1/games", testOrganizerToken, `{"id":"Q3","table":"table 2","rules":"msmc-2016","players":["Aiko","Ben","Chloe","Dev"]}`)
+		if p := a.json["rules"].(map[string]any)["preset"]; a.status != 201 || p != "msmc-2016" {
+			t.Fatalf("a game without a preset: %d preset %v", a.status, p)
+		}
+	})
+}
+
+// TestScoreNowUnderTheGamesRules: a referee's score-now at a table where a
+// game is being played was scored under the request's rules alone (riichi
+// with the default preset, or refused without rules), not the game's. It
+// is the game's hand being played, under the game's rules and preset.
+func TestScoreNowUnderTheGamesRules(t *testing.T) {
+	tourBackends(t, func(t *testing.T, c referee.Config) {
+		s := startTourService(t, c, fixedHandReader{})
+		tourCameraTables(t, s)
+		s.newGameAt("Q1", "table 1", "msmc-2016")
+		const at = "/v1/tables/table%201/score-now"
+		for _, body := range []string{`{"seat":"S"}`, `{"seat":"S","request":{"rules":"riichi"}}`} {
+			a := s.call("POST", at, testRefereeToken, body)
+			if a.status != 200 {
+				t.Fatalf("%s: %d %s", body, a.status, a.body)
+			}
+			res := a.json["proposal"].(map[string]any)["result"].(map[string]any)
+			rec := a.json["record"].(map[string]any)
+			if res["rules"] != "riichi" || res["preset"] != "msmc-2016" || rec["rule_set"] != "riichi/msmc-2016" || rec["game"] != "Q1" || rec["hand"] != float64(1) {
+				t.Errorf("%s: scored under %v/%v, record %v/%v hand %v; want riichi/msmc-2016, game Q1 hand 1", body, res["rules"], res["preset"], rec["rule_set"], rec["game"], rec["hand"])
+			}
+		}
+		// Another rule set than the game's is refused in words.
+		bad := s.call("POST", at, testRefereeToken, `{"seat":"S","request":{"rules":"mcr"}}`)
+		wantProblem(t, bad, 400, scoring.CodeBadRequest)
+		if !strings.Contains(bad.str("detail"), "msmc-2016") {
+			t.Errorf("another rule set: %s", bad.body)
+		}
+		// Once the game is over, the table has no game in play: the
+		// referee names the rules.
+		if a := s.call("POST", "/v1/games/Q1/end", testOrganizerToken, ""); a.status != 200 {
+			t.Fatalf("end: %d %s", a.status, a.body)
+		}
+		wantProblem(t, s.call("POST", at, testRefereeToken, `{"seat":"S"}`), 400, scoring.CodeBadRequest)
+		if a := s.call("POST", at, testRefereeToken, `{"seat":"S","request":{"rules":"riichi"}}`); a.status != 200 || a.json["record"].(map[string]any)["game"] != nil {
+			t.Fatalf("no game in play: %d %s", a.status, a.body)
+		}
+	})
+}
+
+// TestScoreNowConfirmedInOneCall: a score-now proposal could only be
+// confirmed by composing a whole overturning record. POST
+// /v1/records/{id}/confirm rules on it in one call, as proposed or with
+// the hand corrected (scored again), as a new record pointing at the
+// proposal; a proposal is ruled on once.
+func TestScoreNowConfirmedInOneCall(t *testing.T) {
+	tourBackends(t, func(t *testing.T, c referee.Config) {
+		s := startTourService(t, c, fixedHandReader{})
+		tourCameraTables(t, s)
+		own := s.newGameAt("Q1", "table 1", "msmc-2016")
+		propose := func() (int, map[string]any) {
+			t.Helper()
+			a := s.call("POST", "/v1/tables/table%201/score-now", own, `{"seat":"S"}`)
+			if a.status != 200 {
+				t.Fatalf("score now: %d %s", a.status, a.body)
+			}
+			rec := a.json["record"].(map[string]any)
+			return int(rec["id"].(float64)), a.json["proposal"].(map[string]any)["result"].(map[string]any)
+		}
+		id, proposed := propose()
+		at := fmt.Sprintf("/v1/records/%d/confirm", id)
+		wantProblem(t, s.call("POST", at, own, ""), 403, codeForbidden)
+		wantProblem(t, s.call("POST", "/v1/records/999/confirm", testRefereeToken, ""), 404, codeNotFound)
+
+		a := s.call("POST", at, testRefereeToken, "")
+		if a.status != 201 {
+			t.Fatalf("confirm: %d %s", a.status, a.body)
+		}
+		rec := a.json["record"].(map[string]any)
+		if rec["overturns"] != float64(id) || !strings.HasPrefix(rec["ruling"].(string), "confirmed by the referee as the camera proposed: ") ||
+			rec["game"] != "Q1" || rec["hand"] != float64(1) || rec["rule_set"] != "riichi/msmc-2016" {
+			t.Fatalf("confirmation %v", rec)
+		}
+		if got := rec["computed"].(map[string]any)["points"]; fmt.Sprint(got) != fmt.Sprint(proposed["points"]) {
+			t.Errorf("confirmed %v, proposed %v", got, proposed["points"])
+		}
+		chain := s.call("GET", fmt.Sprintf("/v1/records/%d", id), testRefereeToken, "")
+		if chain.json["in_force"].(map[string]any)["id"] != rec["id"] {
+			t.Errorf("the confirmation is not in force: %s", chain.body)
+		}
+		again := s.call("POST", at, testOrganizerToken, "")
+		wantProblem(t, again, 409, scoring.CodeBadRequest)
+		if !strings.Contains(again.str("detail"), "ruled on already") {
+			t.Errorf("a second confirmation: %s", again.body)
+		}
+
+		// The organiser corrects the next proposal: the hand is scored
+		// again, the correction is in the record.
+		id, _ = propose()
+		at = fmt.Sprintf("/v1/records/%d/confirm", id)
+		wantProblem(t, s.call("POST", at, testOrganizerToken, `{"request":{"rules":"mcr","hand":"123m234p234s678s55p","win_tile":"8s"}}`), 400, scoring.CodeBadRequest)
+		notWin := s.call("POST", at, testOrganizerToken, `{"request":{"hand":"123m456p789s1234z","win_tile":"4z"}}`)
+		if notWin.status != 422 || !strings.Contains(notWin.str("detail"), "still awaits") {
+			t.Fatalf("a corrected hand that does not win: %d %s", notWin.status, notWin.body)
+		}
+		wantProblem(t, s.call("POST", at, testOrganizerToken, `{"hand":"123m"}`), 400, scoring.CodeBadRequest)
+		a = s.call("POST", at, testOrganizerToken, `{"referee":"Head Referee","note":"1m, not 4m","request":{"hand":"123m234p234s678s55p","win_tile":"8s"}}`)
+		if a.status != 201 {
+			t.Fatalf("correct: %d %s", a.status, a.body)
+		}
+		rec = a.json["record"].(map[string]any)
+		corr, _ := rec["corrections"].([]any)
+		if len(corr) != 1 || rec["referee"] != "Head Referee" || !strings.HasPrefix(rec["ruling"].(string), "corrected by the organizer: ") ||
+			!strings.HasSuffix(rec["ruling"].(string), "(1m, not 4m)") || rec["request"].(map[string]any)["hand"] != "123m234p234s678s55p" ||
+			rec["computed"].(map[string]any)["preset"] != "msmc-2016" {
+			t.Fatalf("correction %v", rec)
+		}
+		if c := corr[0].(map[string]any); c["from"] != "234m234p234s678s55p" || c["to"] != "123m234p234s678s55p" {
+			t.Errorf("correction %v", c)
+		}
+
+		// A record that is not a proposal is overturned, not confirmed.
+		r := s.call("POST", "/v1/records", testRefereeToken, recordBody)
+		if r.status != 201 {
+			t.Fatalf("record: %d %s", r.status, r.body)
+		}
+		wantProblem(t, s.call("POST", fmt.Sprintf("/v1/records/%d/confirm", int(r.json["record"].(map[string]any)["id"].(float64))), testRefereeToken, ""), 409, scoring.CodeBadRequest)
+	})
+}
+
+// TestHandCorrectedByANewEntry: a hand recorded wrongly could not be
+// corrected. POST /v1/games/{id}/hands/{n}/correct appends an entry to the
+// game's log that points at hand n; the game is settled again as if the
+// hand had been played so (the old hand no longer counts, and is kept in
+// the game's corrected), the log keeps both entries with its digests
+// intact, and a restart replays the same game.
+func TestHandCorrectedByANewEntry(t *testing.T) {
+	tourBackends(t, func(t *testing.T, c referee.Config) {
+		s := startTourService(t, c, nil)
+		table := s.newGameAt("Q1", "table 1", "msmc-2016")
+		s.newGameAt("R1", "table 2", "msmc-2016")
+		corrected := strings.Replace(handBody, `"from":2`, `"from":3`, 1)
+		for _, h := range []string{handBody, `{"outcome":"draw","tenpai":[0]}`} {
+			if a := s.call("POST", "/v1/games/Q1/hands", testRefereeToken, h); a.status != 201 {
+				t.Fatalf("hand: %d %s", a.status, a.body)
+			}
+		}
+		// R1 is the game as it should have been played.
+		for _, h := range []string{corrected, `{"outcome":"draw","tenpai":[0]}`} {
+			if a := s.call("POST", "/v1/games/R1/hands", testRefereeToken, h); a.status != 201 {
+				t.Fatalf("hand: %d %s", a.status, a.body)
+			}
+		}
+		want := s.call("GET", "/v1/games/R1", testOrganizerToken, "").json["scores"]
+
+		wantProblem(t, s.call("POST", "/v1/games/Q1/hands/1/correct", table, corrected), 403, codeForbidden)
+		wantProblem(t, s.call("POST", "/v1/games/Q1/hands/9/correct", testRefereeToken, corrected), 422, scoring.CodeBadRequest)
+		wantProblem(t, s.call("POST", "/v1/games/Q1/hands/x/correct", testRefereeToken, corrected), 400, scoring.CodeBadRequest)
+		wantProblem(t, s.call("POST", "/v1/games/Q1/hands/1/correct", testRefereeToken, `{"outcome":"win","player":1,"from":1}`), 422, scoring.CodeBadRequest)
+		a := s.call("POST", "/v1/games/Q1/hands/1/correct", testRefereeToken, corrected)
+		if a.status != 200 {
+			t.Fatalf("correct: %d %s", a.status, a.body)
+		}
+		if h := a.json["hand"].(map[string]any); h["number"] != float64(1) || h["corrections"] != float64(1) {
+			t.Errorf("corrected hand %v", h)
+		}
+		if fmt.Sprint(a.json["scores"]) != fmt.Sprint(want) {
+			t.Errorf("scores after the correction %v, want %v as if played so", a.json["scores"], want)
+		}
+		check := func(when string) {
+			t.Helper()
+			g := s.call("GET", "/v1/games/Q1", testOrganizerToken, "")
+			old, _ := g.json["corrected"].([]any)
+			if fmt.Sprint(g.json["scores"]) != fmt.Sprint(want) || len(g.json["hands"].([]any)) != 2 || len(old) != 1 || g.json["tampered"] != nil {
+				t.Fatalf("%s: %s", when, g.body)
+			}
+			if from := old[0].(map[string]any)["play"].(map[string]any)["from"]; from != float64(2) {
+				t.Errorf("%s: the hand replaced is not kept as it was: from %v", when, from)
+			}
+		}
+		check("after the correction")
+		// The log keeps the hand and its correction, digests intact.
+		logs, err := s.store.GameLogs(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var kinds []string
+		for _, l := range logs {
+			if l.Game == "Q1" {
+				if l.Tampered != "" {
+					t.Fatalf("the log fails its digests: %s", l.Tampered)
+				}
+				for _, e := range l.Events {
+					kinds = append(kinds, e.Kind)
+				}
+			}
+		}
+		if strings.Join(kinds, " ") != "start play play correct" {
+			t.Errorf("the game's log holds %v, want the start, both hands and the correction (refused ones left out)", kinds)
+		}
+		s.restart()
+		check("after a restart")
+	})
+}
