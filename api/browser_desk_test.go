@@ -272,18 +272,21 @@ func TestBrowserOrganiserDesk(t *testing.T) {
 	if !strings.Contains(next, "final") || east == "" {
 		t.Errorf("who plays next: %q, East prefilled %q", next, east)
 	}
-	var token, scores string
+	var token, scores, rules string
 	run(t, ctx, "create the game",
 		chromedp.SendKeys("#game-id", "F1", chromedp.ByQuery),
 		chromedp.SendKeys("#game-table", "table 1", chromedp.ByQuery),
 		choose("#game-rules", "msmc-2016"),
+		pageWaits(`document.querySelector('#game-preset option[value="msmc-2016"]') !== null`),
+		choose("#game-preset", "msmc-2016"),
 		click("#game-create"),
 		visible("#game-token"),
 		text("#game-token", &token),
 		text("#game-scores", &scores),
+		text("#game-view h3", &rules),
 	)
-	if !strings.HasPrefix(token, "table-") || !strings.Contains(scores, "25000") {
-		t.Errorf("the game gave table token %q and scores %q", token, scores)
+	if !strings.HasPrefix(token, "table-") || !strings.Contains(scores, "25000") || !strings.Contains(rules, "riichi/msmc-2016") {
+		t.Errorf("the game gave table token %q, scores %q, rules %q", token, scores, rules)
 	}
 	shots(t, ctx, "organiser-game")
 	axeCheck(t, ctx, "the organiser desk, a game")
@@ -345,8 +348,15 @@ func TestBrowserOrganiserDesk(t *testing.T) {
 	hands, _ := g.json["hands"].([]any)
 	recs := call(t, "GET", ts.URL+"/v1/records?table=table%201", testRefereeToken, "")
 	list, _ := recs.json["records"].([]any)
-	if len(hands) != 1 || len(list) != 1 {
-		t.Errorf("the game has %d hands and the table %d records: want the one confirmed hand and its proposal, no overturn", len(hands), len(list))
+	if len(hands) != 1 || len(list) != 2 {
+		t.Fatalf("the game has %d hands and the table %d records: want the one confirmed hand, its proposal and the ruling", len(hands), len(list))
+	}
+	// The ruling confirms the proposal as it was (the confirm route's
+	// record, pointing at the proposal), not an overturn by hand.
+	proposal, ruling := list[0].(map[string]any), list[1].(map[string]any)
+	if ruling["overturns"] != proposal["id"] || !strings.HasPrefix(fmt.Sprint(ruling["ruling"]), "confirmed by the organizer as the camera proposed") ||
+		fmt.Sprint(ruling["request"]) != fmt.Sprint(proposal["request"]) {
+		t.Errorf("the proposal %v\nwas ruled on by %v", proposal, ruling)
 	}
 
 	var standings, penalty string

@@ -262,21 +262,30 @@ async function scoreNow() {
   say(out, "The camera's proposal: confirm it, or correct it.");
 }
 
-// confirm records the proposed hand as the game's hand, as it was
-// proposed: one tap, no overturn.
+// confirmProposal rules on the camera's proposal as it was proposed, in
+// one tap: POST /v1/records/{id}/confirm appends the ruling that points
+// at the proposal (no overturn), and the confirmed hand goes into the game
+// as the referee's when this tab has the referee token.
 async function confirmProposal() {
   const out = $("sn-status");
   const pr = org.proposal;
   if (!pr) return;
+  const rec = pr.answer.record.id;
+  const ruled = await call("POST", `/v1/records/${rec}/confirm`, {});
+  if (!ruled.ok) { problem(out, ruled.data); return; }
   const tok = refereeToken();
-  if (!tok) { problem(out, { detail: "confirming a hand is the referee's: type the referee token under Hands" }); return; }
-  const winner = seatOf(pr.seat);
-  const play = { outcome: "win", player: winner, from: pr.from < 0 ? -1 : pr.from, hand: pr.answer.proposal.request };
+  if (!tok) {
+    $("proposal").hidden = true;
+    org.proposal = null;
+    say(out, `Confirmed as record #${ruled.data.record.id}. The referee records the hand in the game (or type the referee token under Hands).`);
+    return;
+  }
+  const play = { outcome: "win", player: seatOf(pr.seat), from: pr.from < 0 ? -1 : pr.from, hand: ruled.data.record.request };
   const { ok, data } = await call("POST", `/v1/games/${encodeURIComponent(org.game.id)}/hands`, play, { token: tok });
   if (!ok) { problem(out, data); return; }
   $("proposal").hidden = true;
   org.proposal = null;
-  say(out, `Hand ${data.hand.number} confirmed as the camera proposed it.`);
+  say(out, `Hand ${data.hand.number} confirmed as the camera proposed it (record #${ruled.data.record.id}).`);
   await openGame(org.game.id);
 }
 
@@ -293,8 +302,9 @@ function correctProposal() {
   $("hand-player").value = String(seatOf(pr.seat));
   $("hand-from").value = String(pr.from);
   $("hand-request").value = JSON.stringify(pr.answer.proposal.request, null, 1);
+  pr.correcting = true;
   $("hand-request").focus();
-  say($("sn-status"), "Correct the hand below, then record it.");
+  say($("sn-status"), "Correct the hand under Hands, then record it: the ruling records the correction.");
 }
 
 async function recordHand() {
@@ -306,6 +316,13 @@ async function recordHand() {
   const play = { outcome, player: parseInt($("hand-player").value, 10), from: parseInt($("hand-from").value, 10) };
   if (outcome === "win") {
     try { play.hand = JSON.parse($("hand-request").value); } catch (e) { problem(out, { detail: "the winning hand is not valid JSON: give a hand request, as the player's page scores" }); return; }
+  }
+  if (outcome === "win" && org.proposal && org.proposal.correcting) {
+    // A corrected proposal: the ruling records the correction against
+    // the proposal (scored again), and the game takes the corrected hand.
+    const ruled = await call("POST", `/v1/records/${org.proposal.answer.record.id}/confirm`, { request: play.hand, note: "corrected at the organiser's desk" });
+    if (!ruled.ok) { problem(out, ruled.data); return; }
+    play.hand = ruled.data.record.request;
   }
   if (outcome === "draw") play.tenpai = [...document.querySelectorAll("#hand-tenpai input:checked")].map((c) => parseInt(c.value, 10));
   const { ok, data } = await call("POST", `/v1/games/${encodeURIComponent(org.game.id)}/hands`, play, { token: tok });
