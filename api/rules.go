@@ -24,6 +24,22 @@ type RuleSet struct {
 	Choices map[string][]string `json:"choices,omitempty"`
 	// Fields are the situation fields of a hand request the rule set uses.
 	Fields []string `json:"fields"`
+	// Tiles are the tile codes the rule set's hands may hold beyond the
+	// suits, honours and flowers (jokers, kings, queens): a palette offers
+	// them only where they count.
+	Tiles []string `json:"tiles"`
+}
+
+// extraTiles are the jokers, kings and queens each rule set plays with
+// (CONTRACT section 1): Vietnamese kings, queens and its eight jokers, the
+// American joker.
+var extraTiles = map[string][]string{
+	"vietnamese": {"1k", "2k", "3k", "4k", "5k", "6k", "7k", "8k", "1j", "2j", "3j", "4j", "5j", "6j", "7j", "8j"},
+	"american":   {"9j"},
+}
+
+func ruleTiles(name string) []string {
+	return append([]string{}, extraTiles[name]...)
 }
 
 // winFields are the facts of a win every rule set with kongs and a wall reads.
@@ -78,7 +94,7 @@ func (s *Server) getRules(c echo.Context) error {
 		}
 		opts := append([]string{}, e.Options()...)
 		out.Rules = append(out.Rules, RuleSet{Name: name, Presets: presets, Version: v,
-			Options: opts, Choices: ruleChoices(name), Fields: ruleFields(name)})
+			Options: opts, Choices: ruleChoices(name), Fields: ruleFields(name), Tiles: ruleTiles(name)})
 	}
 	out.Versions = s.versions()
 	return c.JSON(http.StatusOK, out)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -215,6 +216,53 @@ func TestNotation(t *testing.T) {
 	}
 	wantProblem(t, get(t, ts.URL+"/v1/notation?mpsz=12x"), 400, scoring.CodeBadRequest)
 	wantProblem(t, get(t, ts.URL+"/v1/notation"), 400, scoring.CodeBadRequest)
+	if a.str("mpsz") != "234m345p55s,678=s" {
+		t.Errorf("notation's mpsz %q", a.str("mpsz"))
+	}
+}
+
+// TestNotationMCR: with notation=mcr the MCR tools' brackets are read (C is
+// the red dragon, 7z in CONTRACT codes; ",2" a pung from across; a bare
+// kong concealed) and answered in CONTRACT codes; an unknown notation is
+// refused in words.
+func TestNotationMCR(t *testing.T) {
+	_, ts := newTestServer(t, nil, nil)
+	a := get(t, ts.URL+"/v1/notation?notation=mcr&mpsz="+url.QueryEscape("[CCC,2][5555p]234m67s8s55m"))
+	if a.status != 200 {
+		t.Fatalf("%d %s", a.status, a.body)
+	}
+	if a.str("hand") != "234m678s55m" || a.str("win_tile") != "5m" || a.str("mpsz") != "234m678s55m,777=z,5555p" {
+		t.Errorf("mcr notation read as %s", a.body)
+	}
+	melds := a.json["melds"].([]any)
+	if len(melds) != 2 || melds[0].(map[string]any)["type"] != "pon" || melds[0].(map[string]any)["from"] != "across" || melds[1].(map[string]any)["type"] != "ankan" {
+		t.Errorf("mcr melds %v", melds)
+	}
+	wantProblem(t, get(t, ts.URL+"/v1/notation?notation=mcr&mpsz=0m"), 400, scoring.CodeBadRequest)
+	b := get(t, ts.URL+"/v1/notation?notation=tenhou&mpsz=123m")
+	wantProblem(t, b, 400, scoring.CodeBadRequest)
+	if !strings.Contains(b.str("detail"), "use mpsz") {
+		t.Errorf("unknown notation: %s", b.body)
+	}
+}
+
+// TestRulesListTheirTiles: GET /v1/rules says which rule sets play with
+// jokers, kings and queens, so that a palette offers them there only.
+func TestRulesListTheirTiles(t *testing.T) {
+	_, ts := newTestServer(t, nil, nil)
+	a := get(t, ts.URL+"/v1/rules")
+	got := map[string]string{}
+	for _, r := range a.json["rules"].([]any) {
+		m := r.(map[string]any)
+		var codes []string
+		for _, c := range m["tiles"].([]any) {
+			codes = append(codes, c.(string))
+		}
+		got[m["name"].(string)] = strings.Join(codes, " ")
+	}
+	if got["riichi"] != "" || got["mcr"] != "" || got["american"] != "9j" || !strings.Contains(got["vietnamese"], "1k") || !strings.Contains(got["vietnamese"], "8j") {
+		t.Errorf("rule set tiles %v", got)
+	}
 }
 
 func TestVerify(t *testing.T) {

@@ -71,26 +71,11 @@ function tileEl(code, opts = {}) {
   return b;
 }
 
-// tileRow draws tile codes as pictures that are not buttons (the result).
-function tileRow(codes, winAt = -1, cls = "") {
-  const d = document.createElement("span");
-  d.className = "tiles static " + cls;
-  codes.forEach((c, i) => {
-    const t = tilePic(c);
-    t.setAttribute("role", "img");
-    t.setAttribute("aria-label", tileName(c) + (i === winAt ? ", the winning tile" : ""));
-    if (i === winAt) t.classList.add("win");
-    d.appendChild(t);
-  });
-  return d;
-}
-
 const PALETTE = [];
 for (const s of ["m", "p", "s"]) for (let i = 1; i <= 9; i++) PALETTE.push(i + s);
 for (let i = 1; i <= 7; i++) PALETTE.push(i + "z");
 PALETTE.push("0m", "0p", "0s");
 for (let i = 1; i <= 8; i++) PALETTE.push(i + "f");
-const PALETTE_MORE = { vietnamese: ["1k", "2k", "3k", "4k", "5k", "6k", "7k", "8k", "1j", "2j", "3j", "4j", "5j", "6j", "7j", "8j"], american: ["9j"] };
 
 // splitTiles reads "123m55z" into ["1m","2m","3m","5z","5z"].
 function splitTiles(s) {
@@ -101,10 +86,6 @@ function splitTiles(s) {
     else { for (const d of digits) out.push(d + ch); digits = ""; }
   }
   return out;
-}
-
-function esc(s) {
-  return String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
 }
 
 function el(tag, attrs = {}, text) {
@@ -151,6 +132,9 @@ const state = {
   pending: Promise.resolve(),
   seq: { photo: 0, build: 0, notation: 0, score: 0 },
   scored: null, // the request the result on show scored
+  tapMode: "hand", // where a palette tap goes: the hand, a meld, the dora or ura dora
+  lang: null, // the names in the result: "en" or "local" (the rule set's own language)
+  shown: null, // {r, req}: the result on show, drawn again when the language changes
 };
 
 // ---- the result: always names its hand and rules, cleared when stale ----
@@ -162,6 +146,7 @@ function invalidateResult(why) {
     return;
   }
   state.scored = null;
+  state.shown = null;
   r.replaceChildren(el("p", { cls: "stale", id: "result-stale" }, why + " since the last score: press Score to score it again."));
 }
 
@@ -171,20 +156,59 @@ function meldWords(m) {
   return kind + (open ? (m.from ? ` from ${m.from}` : " (open)") : "");
 }
 
+// drawTiles draws tile codes as pictures that are not buttons, as a
+// result shows them: sideways the ones called from another player, face
+// down the ends of a concealed kong.
+function drawTiles(codes, opt = {}) {
+  const d = el("span", { cls: "tiles static " + (opt.cls || "") });
+  codes.forEach((c, i) => {
+    const back = opt.backs && opt.backs.includes(i);
+    const side = opt.sideways && opt.sideways.includes(i);
+    const t = tilePic(back ? "0z" : c, !back);
+    t.setAttribute("role", "img");
+    t.setAttribute("aria-label", tileName(c) + (side ? ", called (sideways)" : "") + (back ? ", face down" : "") + (opt.win ? ", the winning tile" : ""));
+    if (side) t.classList.add("sideways");
+    if (opt.win) t.classList.add("win");
+    d.appendChild(t);
+  });
+  return d;
+}
+
+// meldTiles draws a meld as players lay it out: the called tile sideways,
+// on the side of the player it came from (the left one for the left, the
+// middle for across, the right one for the right); an added kong's fourth
+// tile sideways beside it; a concealed kong with its ends face down.
+function meldTiles(m) {
+  const codes = splitTiles(m.tiles);
+  if (m.type === "ankan") return drawTiles(codes, { cls: "meld", backs: [0, codes.length - 1] });
+  const at = m.type === "chi" ? 0 : { left: 0, across: 1, right: 2 }[m.from] ?? 0;
+  const side = [m.type === "minkan" && m.from === "right" ? codes.length - 1 : at];
+  if (m.type === "kakan") side.push(at + 1);
+  return drawTiles(codes, { cls: "meld", sideways: side });
+}
+
 function scoredHeader(req, r) {
   const box = el("div", { cls: "scored", id: "result-scored" });
   const rules = `${req.rules}${r && r.preset ? ", preset " + r.preset : req.preset ? ", preset " + req.preset : ""}`;
   box.appendChild(el("p", { id: "result-rules" }, `Scored under ${rules}: ` +
-    `${req.tsumo ? "self-draw" : "on a discard"}, seat ${req.seat_wind}, round ${req.round_wind}.`));
-  const hand = splitTiles(req.hand);
-  const line = el("p", { cls: "scored-hand", id: "result-hand" });
+    `${req.tsumo ? "self-draw" : "on a discard"}` + (req.seat_wind ? `, seat ${req.seat_wind}` : "") + (req.round_wind ? `, round ${req.round_wind}` : "") + "."));
+  // The hand as players lay it out: the concealed tiles, the winning tile
+  // apart, then the melds.
+  const hand = splitTiles(req.hand), w = hand.lastIndexOf(req.win_tile);
+  const line = el("div", { cls: "scored-hand", id: "result-hand", role: "group" });
   line.setAttribute("aria-label", "the hand scored");
-  line.appendChild(tileRow(hand, hand.lastIndexOf(req.win_tile)));
-  (req.melds || []).forEach((m) => {
-    line.appendChild(tileRow(splitTiles(m.tiles), -1, "meld"));
-    line.appendChild(el("span", { cls: "note" }, " " + meldWords(m) + " "));
-  });
+  line.appendChild(drawTiles(hand.filter((_, i) => i !== w)));
+  if (w >= 0) line.appendChild(drawTiles([req.win_tile], { cls: "win-apart", win: true }));
+  (req.melds || []).forEach((m) => line.appendChild(meldTiles(m)));
   box.appendChild(line);
+  const melds = (req.melds || []).map(meldWords);
+  if (melds.length) box.appendChild(el("p", { cls: "note" }, "Melds: " + melds.join("; ") + "."));
+  for (const [key, title, id] of [["dora_indicators", "Dora indicators", "result-dora"], ["ura_dora_indicators", "Ura dora indicators", "result-ura"], ["flowers", "Flowers", "result-flowers"]]) {
+    if (!req[key]) continue;
+    const p = el("p", { cls: "bonus-row", id }, title + " ");
+    p.appendChild(drawTiles(splitTiles(req[key])));
+    box.appendChild(p);
+  }
   const words = [`won on ${req.win_tile} (${tileName(req.win_tile)})`];
   if (req.dora_indicators) words.push("dora indicators " + req.dora_indicators);
   if (req.ura_dora_indicators) words.push("ura dora " + req.ura_dora_indicators);
@@ -193,26 +217,153 @@ function scoredHeader(req, r) {
   return box;
 }
 
-function table(rows, head) {
-  if (!rows.length) return "";
-  return `<table>${head ? "<tr>" + head.map((h) => `<th>${esc(h)}</th>`).join("") + "</tr>" : ""}` +
-    rows.map((r) => "<tr>" + r.map((c) => `<td class="${typeof c === "number" ? "n" : ""}">${esc(c)}</td>`).join("") + "</tr>").join("") +
-    "</table>";
+// domTable builds a table whose cells are text or nodes.
+function domTable(rows, head, id) {
+  const t = el("table", id ? { id } : {});
+  if (head) {
+    const tr = el("tr");
+    head.forEach((h) => tr.appendChild(el("th", { scope: "col" }, h)));
+    t.appendChild(tr);
+  }
+  rows.forEach((r) => {
+    const tr = el("tr");
+    r.forEach((c) => {
+      const td = el("td", { cls: typeof c === "number" ? "n" : "" });
+      if (c instanceof Node) td.appendChild(c); else td.textContent = c === undefined ? "" : String(c);
+      tr.appendChild(td);
+    });
+    t.appendChild(tr);
+  });
+  return t;
 }
 
-function renderResult(r, req) {
-  const out = [];
+function section(title, ...nodes) {
+  const d = el("div", { cls: "result-part" });
+  d.appendChild(el("h2", {}, title));
+  nodes.forEach((n) => d.appendChild(n));
+  return d;
+}
+
+// ---- names in English or the rule set's own language ----
+
+function localLanguage(rules) { return typeof LANGUAGES !== "undefined" ? LANGUAGES[rules] : null; }
+
+// resultLang is the language of the names: the player's choice, else the
+// first of the browser's languages that is English or the rule set's own.
+function resultLang(rules) {
+  const L = localLanguage(rules);
+  if (!L) return "en";
+  if (state.lang) return state.lang;
+  for (const l of navigator.languages || [navigator.language || "en"]) {
+    const p = String(l).toLowerCase().split("-")[0];
+    if (p === L.code) return "local";
+    if (p === "en") return "en";
+  }
+  return "en";
+}
+
+// nameOf is an item's name in the language chosen (a node), and its
+// one-line explanation.
+function nameOf(rules, item) {
+  const book = (typeof NAMES !== "undefined" && NAMES[rules]) || {};
+  const [local, why] = book[item.id !== undefined && book[item.id] ? item.id : item.name] || [];
+  const L = localLanguage(rules);
+  const span = el("span", { cls: "item-name" });
+  if (local && resultLang(rules) === "local") {
+    span.appendChild(el("span", { lang: L.tag }, local));
+    span.appendChild(el("span", { cls: "alt" }, " " + item.name));
+  } else {
+    span.appendChild(el("span", {}, item.name));
+    if (local) span.appendChild(el("span", { cls: "alt", lang: L.tag }, " " + local));
+  }
+  return { name: span, why: why || "" };
+}
+
+function langSwitch(rules) {
+  const L = localLanguage(rules);
+  if (!L) return null;
+  const g = el("div", { cls: "lang-switch", role: "group", "aria-label": "names in" });
+  g.appendChild(el("span", { cls: "note" }, "Names: "));
+  for (const [v, t, tag] of [["en", "English", "en"], ["local", L.name, L.tag]]) {
+    const b = el("button", { type: "button", "data-lang": v, lang: tag, "aria-pressed": resultLang(rules) === v ? "true" : "false" }, t);
+    b.addEventListener("click", () => {
+      state.lang = v;
+      if (state.shown) renderResult(state.shown.r, state.shown.req, { keepScroll: true });
+    });
+    g.appendChild(b);
+  }
+  return g;
+}
+
+// ---- who pays whom ----
+
+const SEAT_WORDS = { E: "East", S: "South", W: "West", N: "North" };
+
+function payerWords(p) {
+  if (SEAT_WORDS[p]) return `${SEAT_WORDS[p]} (${p})`;
+  return { discarder: "The discarder", "riichi sticks": "The riichi sticks on the table", other: "Another player", "other player": "Another player" }[p] || p;
+}
+
+// scoreChanges adds up each player's change of score from the payments:
+// the winner (the seat scored) gains what the others pay. Players named
+// only by role ("other player") are counted one by one.
+function scoreChanges(payments, winner) {
+  const out = new Map(), seen = {};
+  const add = (who, n) => out.set(who, (out.get(who) || 0) + n);
+  add(winner, 0);
+  payments.forEach((p) => {
+    const to = p.to || winner;
+    let from = p.from;
+    if (!SEAT_WORDS[from] && from !== "discarder" && from !== "riichi sticks") {
+      seen[from] = (seen[from] || 0) + 1;
+      from = `${from} ${seen[from]}`;
+    }
+    if (from !== "riichi sticks") add(from, -p.amount);
+    add(to, p.amount);
+  });
+  for (const s of ["E", "S", "W", "N"]) if (SEAT_WORDS[winner] && !out.has(s) && payments.some((p) => SEAT_WORDS[p.from])) out.set(s, 0);
+  return out;
+}
+
+function changeWords(who) {
+  const m = /^(.*) (\d+)$/.exec(who);
+  return m && !SEAT_WORDS[who] ? `${payerWords(m[1])} (${m[2]})` : payerWords(who);
+}
+
+// split says a self-draw's payments as players do: "2000/3900" (each
+// non-dealer / the dealer), "3900 all", or a discard's "8000 from the
+// discarder".
+function split(r, req, dealer) {
+  const pays = ((r.points && r.points.payments) || []).filter((p) => p.from !== "riichi sticks" && (!p.to || p.to === req.seat_wind));
+  if (!pays.length) return "";
+  if (!req.tsumo) return pays.map((p) => `${p.amount} from ${payerWords(p.from).replace(/^The /, "the ").replace(/^Another/, "another")}`).join(", ");
+  const amounts = pays.map((p) => p.amount);
+  if (amounts.every((a) => a === amounts[0])) return `${amounts[0]} all`;
+  const fromDealer = pays.find((p) => p.from === "E");
+  const others = pays.filter((p) => p.from !== "E");
+  if (!dealer && fromDealer && others.length && others.every((p) => p.amount === others[0].amount)) return `${others[0].amount}/${fromDealer.amount}`;
+  return pays.map((p) => `${payerWords(p.from)} ${p.amount}`).join(", ");
+}
+
+// ---- the result ----
+
+function renderResult(r, req, how = {}) {
+  const res = $("result");
+  res.replaceChildren(scoredHeader(req, r));
+  state.shown = { r, req };
+  const b = r.breakdown || {};
+  const lang = langSwitch(req.rules);
   if (!r.ok) {
     const err = r.error || { message: r.detail || "could not score" };
     let msg = inWords(err.message || err.detail || "The hand could not be scored.");
     if (state.source === "photo" && (r.code || err.code) === "not_a_winning_hand") {
       msg += " Check the tiles marked not sure (orange): one may be misread.";
     }
-    out.push(`<p class="error" id="result-error">${esc(msg)}</p>`);
-    if (r.waits) out.push(`<p>Waits / improving tiles: ${esc(r.waits)}</p>`);
-    if (r.fan) out.push(`<p>Fan counted: ${r.fan}</p>`);
+    res.appendChild(el("p", { cls: "error", id: "result-error" }, msg));
+    if (r.waits) res.appendChild(el("p", {}, "Waits / improving tiles: " + r.waits));
+    if (r.fan) res.appendChild(el("p", {}, "Fan counted: " + r.fan));
   } else {
-    out.push(`<p class="total" id="result-total">${r.points ? r.points.total : 0} points</p>`);
+    res.appendChild(el("p", { cls: "total", id: "result-total" }, `${r.points ? r.points.total : 0} points`));
     const parts = [];
     if (r.yakuman) parts.push(`${r.yakuman}× yakuman`);
     else if (r.han) parts.push(`${r.han} han ${r.fu} fu`);
@@ -220,30 +371,60 @@ function renderResult(r, req) {
     if (r.fan) parts.push(`${r.fan} fan`);
     if (r.value) parts.push(`value ${r.value}`);
     if (r.score) parts.push(`score ${r.score}`);
-    out.push(`<p id="result-summary">${esc(parts.join(", "))}</p>`);
+    res.appendChild(el("p", { id: "result-summary" }, parts.join(", ")));
+    // The facts players read first: the wait, the dealer, the split.
+    const dealer = b.dealer !== undefined ? !!b.dealer : req.seat_wind === "E";
+    const facts = el("ul", { cls: "facts", id: "result-facts" });
+    const fact = (id, label, value) => { const li = el("li", { id }); li.appendChild(el("strong", {}, label + ": ")); li.appendChild(document.createTextNode(value)); facts.appendChild(li); };
+    if (b.wait) fact("result-wait", "Wait", b.wait);
+    if (req.seat_wind) fact("result-dealer", "Dealer", dealer ? `yes, the winner is East (the dealer)` : `no, the winner is ${SEAT_WORDS[req.seat_wind] || req.seat_wind}`);
+    const sp = split(r, req, dealer);
+    if (sp) fact("result-split", req.tsumo ? "Self-draw" : "Discard", sp + (req.tsumo && sp.includes("/") ? " (each other player / the dealer)" : ""));
+    res.appendChild(facts);
   }
-  if (r.yaku && r.yaku.length) out.push("<h2>Yaku</h2>" + table(r.yaku.map((y) => [y.name, y.yakuman ? y.yakuman + "× yakuman" : y.han + " han"])));
-  if (r.fans && r.fans.length) out.push("<h2>Fans</h2>" + table(r.fans.map((f) => [f.name, f.count > 1 ? `${f.fan} × ${f.count}` : f.fan])));
-  if (r.patterns && r.patterns.length) out.push("<h2>Patterns</h2>" + table(r.patterns.map((p) => [p.name, p.points || (p.doubles ? p.doubles + " double" : ""), p.detail || ""])));
-  const b = r.breakdown || {};
-  if (b.fu && b.fu.length) out.push("<h2>Fu</h2>" + table(b.fu.map((f) => [f.reason, f.set || "", f.fu])));
-  if (b.sets && b.sets.length) out.push("<h2>Sets</h2>" + table(b.sets.map((s) => [s.tiles, s.kind + (s.open ? " (open)" : ""), s.fu ? s.fu + " fu" : ""])));
-  if (r.points && r.points.payments && r.points.payments.length) {
-    out.push("<h2>Payments</h2>" + table(r.points.payments.map((p) => [p.from, p.amount, p.note || ""])));
+  if (lang) res.appendChild(lang);
+  if (r.yaku && r.yaku.length) {
+    res.appendChild(section("Yaku", domTable(r.yaku.map((y) => {
+      const n = nameOf(req.rules, y);
+      return [n.name, y.yakuman ? y.yakuman + "× yakuman" : y.han + " han", n.why];
+    }), ["Yaku", "Han", "What earns it"], "result-yaku")));
+  }
+  if (r.fans && r.fans.length) {
+    const unit = req.rules === "hk" ? "faan" : "fan";
+    res.appendChild(section(req.rules === "hk" ? "Faan" : "Fans", domTable(r.fans.map((f) => {
+      const n = nameOf(req.rules, f);
+      return [n.name, f.count > 1 ? `${f.fan} ${unit} × ${f.count}` : `${f.fan} ${unit}`, n.why];
+    }), ["Name", unit === "faan" ? "Faan" : "Fan", "What earns it"], "result-fans")));
+  }
+  if (r.patterns && r.patterns.length) {
+    res.appendChild(section("Patterns", domTable(r.patterns.map((p) => {
+      const n = nameOf(req.rules, p);
+      return [n.name, p.points ? p.points + " points" : p.doubles ? `${p.doubles} double${p.doubles > 1 ? "s" : ""}` : "", [n.why, p.detail].filter(Boolean).join(": ")];
+    }), ["Name", "Worth", "What earns it"], "result-patterns")));
+  }
+  if (b.fu && b.fu.length) res.appendChild(section("Fu", domTable(b.fu.map((f) => [f.reason, f.set || "", f.fu]), ["Why", "Set", "Fu"])));
+  if (b.sets && b.sets.length) res.appendChild(section("Sets", domTable(b.sets.map((x) => [drawTiles(splitTiles(x.tiles)), x.kind + (x.open ? " (open)" : ""), x.fu ? x.fu + " fu" : ""]), ["Set", "Kind", "Fu"])));
+  const pays = (r.points && r.points.payments) || [];
+  if (r.ok && pays.length) {
+    const winner = req.seat_wind || "the winner";
+    res.appendChild(section("Who pays whom", domTable(pays.map((p) => [payerWords(p.from), payerWords(p.to || winner), p.amount, p.note || ""]), ["Pays", "To", "Points", ""], "result-payments")));
+    const changes = scoreChanges(pays, winner);
+    res.appendChild(section("Each player's score", domTable([...changes].map(([who, n]) =>
+      [changeWords(who) + (who === winner ? ", the winner" : ""), (n > 0 ? "+" : n < 0 ? "−" : "±") + Math.abs(n)]), ["Player", "Change"], "result-changes")));
   }
   if (b.alternatives && b.alternatives.length > 1) {
-    out.push("<h2>Readings considered</h2>" + table(b.alternatives.map((a) =>
-      [(a.chosen ? "✓ " : "") + (a.arrangement || ""), a.yakuman ? a.yakuman + "× yakuman" : `${a.han} han ${a.fu} fu`, a.total])));
+    res.appendChild(section("Readings considered", domTable(b.alternatives.map((x) =>
+      [(x.chosen ? "✓ " : "") + (x.arrangement || ""), x.yakuman ? x.yakuman + "× yakuman" : x.han !== undefined ? `${x.han} han ${x.fu} fu` : x.points_without_flowers + " points", x.total ?? ""]))));
   }
   if (r.versions) $("versions").textContent = `engine ${r.versions.engine}` + (r.versions.model ? `, model ${r.versions.model}` : "");
-  const res = $("result");
-  res.innerHTML = out.join("");
-  res.prepend(scoredHeader(req, r));
   state.scored = req;
+  if (!how.keepScroll) res.scrollIntoView({ block: "start" });
+  else { const sw = res.querySelector(".lang-switch button[aria-pressed=true]"); if (sw) sw.focus(); }
 }
 
 function showResultError(msg) {
   state.scored = null;
+  state.shown = null;
   $("result").replaceChildren(el("p", { cls: "error", id: "result-error" }, inWords(msg)));
 }
 
@@ -432,8 +613,22 @@ function renderTypedHand(rows) {
     onclick: () => openFixer({ typed: i }),
   }))));
   t.melds.forEach((m, k) => {
-    rows.appendChild(row(`Meld ${k + 1}: ${meldWords(m)}`, "row-meld-" + k, splitTiles(m.tiles).map((c) => tileEl(c, { cls: "meld" }))));
+    const rm = el("button", { type: "button", cls: "add remove-meld", "data-meld": k }, "Remove this meld");
+    rm.addEventListener("click", () => removeMeld(k));
+    rows.appendChild(row(`Meld ${k + 1}: ${meldWords(m)}`, "row-meld-" + k, splitTiles(m.tiles).map((c) => tileEl(c, {
+      cls: "meld", label: `${tileName(c)}, in meld ${k + 1}: remove the meld to change it`,
+      onclick: () => tapHint("To change a meld, remove it and tap it again."),
+    })), [rm]));
   });
+  // The dora and ura dora indicators and the flowers tapped (or typed in
+  // their boxes below): tap one to take it out.
+  for (const [id, field, title] of [["dora", "dora_indicators", "Dora indicators"], ["ura", "ura_dora_indicators", "Ura dora indicators"], ["flowers", "flowers", "Flowers"]]) {
+    const codes = uses(field) ? splitTiles($(id).value).filter(isTileCode) : [];
+    if (!codes.length) continue;
+    rows.appendChild(row(title, "row-" + id, codes.map((c, p) => tileEl(c, {
+      label: `${tileName(c)}: take it out of the ${title.toLowerCase()}`, onclick: () => removeBonus(id, p),
+    }))));
+  }
 }
 
 function renderCheck() {
@@ -453,6 +648,12 @@ function renderCheck() {
   } else if (state.source === "typed" && state.typedError) {
     c.className = "error";
     c.textContent = "Fix the notation: no hand is scored until it is valid.";
+  } else if (state.source === "typed" && (state.typed.hand.length || state.typed.melds.length)) {
+    // The count only: the service says whether the tiles win when scored.
+    const t = state.typed, n = t.hand.length + 3 * t.melds.length;
+    c.className = n === 14 ? "ok" : "";
+    c.textContent = n === 14 ? `14 tiles (a kong counts as three), won on ${t.hand[t.win]} (${tileName(t.hand[t.win])}).` :
+      `${n} of 14 tiles (a kong counts as three)` + (n < 14 ? ": tap the rest." : ": take some out.");
   }
 }
 
@@ -617,10 +818,76 @@ function forgetHand(why) {
   state.undo = [];
   state.seq.build++;
   $("dora").value = "";
+  $("ura").value = "";
   $("flowers").value = "";
   renderBoxes();
   renderHand();
   invalidateResult(why);
+}
+
+// PHOTO_SIDE is the long side a photo is shrunk to before it is sent: the
+// reader needs no more, and a phone's 4032×3024 photo would take seconds
+// over a slow link.
+const PHOTO_SIDE = 2000;
+
+// shrinkPhoto is the photo to send: one whose long side is over PHOTO_SIDE
+// is drawn upright (its EXIF orientation applied) at PHOTO_SIDE and sent as
+// a JPEG; a smaller one, or one the browser cannot draw (the service then
+// says what is wrong with it), is sent as it is.
+async function shrinkPhoto(file) {
+  if (!window.createImageBitmap || !window.HTMLCanvasElement) return file;
+  let bmp;
+  try {
+    bmp = await createImageBitmap(file, { imageOrientation: "from-image" });
+  } catch (e) {
+    return file;
+  }
+  const long = Math.max(bmp.width, bmp.height);
+  if (long <= PHOTO_SIDE) { bmp.close(); return file; }
+  const k = PHOTO_SIDE / long;
+  const canvas = document.createElement("canvas");
+  canvas.width = Math.round(bmp.width * k);
+  canvas.height = Math.round(bmp.height * k);
+  canvas.getContext("2d").drawImage(bmp, 0, 0, canvas.width, canvas.height);
+  bmp.close();
+  const blob = await new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", 0.9));
+  return blob || file;
+}
+
+// sendPhoto posts the photo with XMLHttpRequest, which reports how much
+// of it has gone, showing that on the progress bar; Cancel aborts it.
+function sendPhoto(form, my) {
+  return new Promise((resolve) => {
+    const xhr = new XMLHttpRequest();
+    const bar = $("photo-progress"), box = $("photo-sending");
+    const done = (out) => {
+      box.hidden = true;
+      $("photo-cancel").onclick = null;
+      resolve(out);
+    };
+    xhr.open("POST", "/v1/recognitions");
+    xhr.setRequestHeader("Idempotency-Key", newKey());
+    xhr.responseType = "text";
+    xhr.upload.onprogress = (e) => {
+      if (!e.lengthComputable || my !== state.seq.photo) return;
+      const pct = Math.floor(100 * e.loaded / e.total);
+      bar.value = pct;
+      bar.setAttribute("aria-valuetext", `${pct}% of ${(e.total / 1e6).toFixed(1)} MB sent`);
+      $("photo-status").textContent = pct < 100 ? `Sending the photo: ${pct}% of ${(e.total / 1e6).toFixed(1)} MB…` : "Reading the tiles…";
+    };
+    xhr.onload = () => {
+      let data;
+      try { data = JSON.parse(xhr.responseText); } catch (e) { data = { detail: "The service answered " + xhr.status + " with no explanation." }; }
+      done({ ok: xhr.status >= 200 && xhr.status < 300, status: xhr.status, data });
+    };
+    xhr.onerror = () => done({ ok: false, status: 0, data: { detail: "The service could not be reached: check the connection and try again." } });
+    xhr.onabort = () => done({ ok: false, status: 0, cancelled: true, data: {} });
+    bar.value = 0;
+    bar.setAttribute("aria-valuetext", "nothing sent yet");
+    box.hidden = false;
+    $("photo-cancel").onclick = () => xhr.abort();
+    xhr.send(form);
+  });
 }
 
 async function upload(file) {
@@ -628,17 +895,26 @@ async function upload(file) {
   forgetHand("A new photo was taken");
   state.seq.notation++;
   $("notation").value = "";
-  $("photo-status").textContent = "Reading the tiles…";
   $("photo-status").className = "";
   $("photo-view").hidden = false;
   $("legend").hidden = true;
+  $("photo-status").textContent = "Preparing the photo…";
+  const photo = await shrinkPhoto(file);
+  if (my !== state.seq.photo) return;
   const img = $("photo-img");
   if (img.src.startsWith("blob:")) URL.revokeObjectURL(img.src);
-  img.src = URL.createObjectURL(file);
+  img.src = URL.createObjectURL(photo); // the picture sent: the boxes are on it
   const form = new FormData();
-  form.append("photo", file);
-  const { ok, data } = await api("POST", "/v1/recognitions", form, { "Idempotency-Key": newKey() });
+  form.append("photo", photo, photo === file ? file.name : "photo.jpg");
+  const { ok, data, cancelled } = await sendPhoto(form, my);
   if (my !== state.seq.photo) return; // a newer photo was taken meanwhile
+  if (cancelled) {
+    $("photo-view").hidden = true;
+    $("photo-status").className = "";
+    $("photo-status").textContent = "Sending cancelled: no hand was taken from the photo. Take or pick it again when ready.";
+    renderHand();
+    return;
+  }
   if (!ok || !data.tiles) {
     $("photo-status").className = "error";
     let why = (data && data.detail) || "this photo could not be read";
@@ -835,9 +1111,11 @@ function fixerAction(kind) {
   if (kind === "remove") edit(`removed ${state.photo.tiles[f.index].tile}`, () => { state.photo.tiles[f.index].notTile = true; takeOut(f.index); });
 }
 
+// fillPalette offers every tile, and the jokers, kings and queens of the
+// rule set chosen (GET /v1/rules says which it plays with).
 function fillPalette(box, pick) {
   box.replaceChildren();
-  PALETTE.concat(PALETTE_MORE[$("rules").value] || []).forEach((code) => box.appendChild(tileEl(code, { onclick: () => pick(code) })));
+  PALETTE.concat(ruleSet().tiles || []).forEach((code) => box.appendChild(tileEl(code, { onclick: () => pick(code) })));
 }
 
 // ---- typed hands ----
@@ -882,7 +1160,8 @@ function onNotation() {
   notationTimer = setTimeout(async () => {
     const q = $("notation").value.trim();
     if (!q) { if (my === state.seq.notation) { state.source = null; renderHand(); } done(); return; }
-    const { ok, data } = await api("GET", "/v1/notation?mpsz=" + encodeURIComponent(q));
+    const kind = $("notation-kind").value;
+    const { ok, data } = await api("GET", "/v1/notation?mpsz=" + encodeURIComponent(q) + (kind === "mcr" ? "&notation=mcr" : ""));
     if (my === state.seq.notation) {
       if (!ok) {
         state.typedError = (data.detail || "it could not be read.").replace(/^notation: /, "");
@@ -977,7 +1256,7 @@ function optionWords(name) {
 // set chosen, and nothing of any other.
 function showRuleSet() {
   const r = ruleSet();
-  document.querySelectorAll("#situation [data-field]").forEach((e) => { e.hidden = !uses(e.dataset.field); });
+  document.querySelectorAll("#situation [data-field], #tap-modes [data-field]").forEach((e) => { e.hidden = !uses(e.dataset.field); });
   $("preset").replaceChildren(...[""].concat((r.presets || []).filter((p) => p !== "" && p !== "default")).map((p) => el("option", { value: p }, p || "(default)")));
   const box = $("options");
   box.replaceChildren();
@@ -1057,7 +1336,6 @@ async function score() {
   }
   if (data && data.ok === undefined && data.detail) { showResultError(data.detail); return; }
   renderResult(data, req);
-  $("result").scrollIntoView({ block: "start" });
 }
 
 // ---- set-up ----
@@ -1089,11 +1367,137 @@ async function loadRules() {
   if (data.versions) $("versions").textContent = `engine ${data.versions.engine}`;
 }
 
+// ---- tap entry: the palette builds the hand, its melds, dora and flowers ----
+
+const MELD_MODES = { chi: "chi", pon: "pon", minkan: "minkan", kakan: "kakan", ankan: "ankan" };
+const TAP_HINTS = {
+  hand: "Tap the tiles of the hand; tap the winning tile last. Flowers go to Flowers.",
+  chi: "Chi: tap the lowest tile of the chow (it was called from the left).",
+  pon: "Pon: tap the tile of the pung, and say whom it was called from.",
+  minkan: "Open kan: tap the tile of the kong, and say whom it was called from.",
+  kakan: "Added kan: tap the tile of the kong added to a pon, and say whom the pon came from.",
+  ankan: "Concealed kan: tap the tile of the kong.",
+  dora: "Dora: tap each dora indicator (the tile turned up, not the dora).",
+  ura: "Ura dora: tap each ura dora indicator.",
+};
+
+function setTapMode(mode) {
+  state.tapMode = mode;
+  for (const id of ["dora", "ura", "flowers"]) $(id).addEventListener("input", () => { if (state.source === "typed") renderHand(); });
+  document.querySelectorAll("#tap-modes [data-mode]").forEach((b) => b.setAttribute("aria-pressed", b.dataset.mode === mode ? "true" : "false"));
+  $("called-from-box").hidden = !["pon", "minkan", "kakan"].includes(mode);
+  $("tap-hint").className = "note";
+  $("tap-hint").textContent = TAP_HINTS[mode];
+}
+
+function tapHint(msg) {
+  $("tap-hint").className = "note error";
+  $("tap-hint").textContent = msg;
+}
+
+// tileNumber is a suited tile's number, a red five counting as 5.
+function tileNumber(code) { return code[0] === "0" ? 5 : parseInt(code[0], 10); }
+
+// meldOf builds the meld a tap makes in a meld mode, or says why not.
+function meldOf(mode, code) {
+  const suit = code[1];
+  if (!/[mpsz]/.test(suit) || code === "0z") return { error: "Only suit tiles and honours make melds." };
+  const n = tileNumber(code);
+  if (mode === "chi") {
+    if (suit === "z") return { error: "A chow is three suit tiles in a row: honours make no chow." };
+    if (n > 7) return { error: "Tap the lowest tile of the chow: a chow from " + code + " runs past 9." };
+    return { type: "chi", tiles: joinTiles([code, `${n + 1}${suit}`, `${n + 2}${suit}`]), from: "left" };
+  }
+  const four = mode !== "pon";
+  const plain = `${n}${suit}`;
+  const tiles = [code, plain, plain].concat(four ? [plain] : []);
+  return { type: mode, tiles: joinTiles(tiles), from: mode === "ankan" ? "" : $("called-from").value };
+}
+
 function paletteTap(code) {
   if (state.source !== "typed") leavePhoto();
-  if (state.typedError) return; // a bad notation is fixed in its box first
-  state.typed.hand.push(code);
-  state.typed.win = state.typed.hand.length - 1;
+  if (state.typedError) { tapHint("Fix the notation in the box first, or press Clear."); return; }
+  const mode = state.tapMode;
+  if (/[fk]/.test(code[1])) {
+    // Flowers, seasons, kings and queens are bonus tiles: they go to Flowers.
+    if (!uses("flowers")) { tapHint(`${tileName(code)} is a bonus tile, and ${$("rules").value} plays none.`); return; }
+    $("flowers").value = joinTiles(splitTiles($("flowers").value).concat(code));
+  } else if (mode === "dora" || mode === "ura") {
+    const box = $(mode === "dora" ? "dora" : "ura");
+    box.value = joinTiles(splitTiles(box.value).concat(code));
+  } else if (MELD_MODES[mode]) {
+    if (state.typed.melds.length >= 4) { tapHint("A hand has at most four melds."); return; }
+    const m = meldOf(mode, code);
+    if (m.error) { tapHint(m.error); return; }
+    state.typed.melds.push(m);
+    setTapMode("hand");
+  } else {
+    state.typed.hand.push(code);
+    state.typed.win = state.typed.hand.length - 1;
+  }
+  typedChanged();
+  writeNotation();
+}
+
+// ---- the notation box: what the taps built, in the notation chosen ----
+
+const MARKS = { left: "-", across: "=", right: "+" };
+
+// mpszMeld writes a meld as ParseMPSZ reads it: "3-45p", "777=z", "5555p",
+// "555=5m" (added), "5555+p" (open kong).
+function mpszMeld(m) {
+  const codes = splitTiles(m.tiles), suit = codes[0][1], d = codes.map((c) => c[0]);
+  const mark = MARKS[m.from] || "-";
+  if (m.type === "chi") return d[0] + "-" + d.slice(1).join("") + suit;
+  if (m.type === "ankan") return d.join("") + suit;
+  if (m.type === "kakan") return d.slice(0, 3).join("") + mark + d[3] + suit;
+  return d.join("") + mark + suit;
+}
+
+// The MCR tools' honours: E S W N, then C (red) F (green) P (white).
+const MCR_HONOURS = { "1z": "E", "2z": "S", "3z": "W", "4z": "N", "5z": "P", "6z": "F", "7z": "C" };
+const MCR_FROM = { left: 1, across: 2, right: 3 };
+
+function mcrTiles(codes) {
+  let out = "", run = "", suit = "";
+  for (const c0 of codes) {
+    const c = c0[0] === "0" ? "5" + c0[1] : c0; // MCR has no red fives
+    if (c[1] === "z") { out += run ? run + suit : ""; run = ""; suit = ""; out += MCR_HONOURS[c] || ""; continue; }
+    if (c[1] !== suit && run) { out += run + suit; run = ""; }
+    suit = c[1]; run += c[0];
+  }
+  return out + (run ? run + suit : "");
+}
+
+function mcrMeld(m) {
+  const tiles = mcrTiles(splitTiles(m.tiles)), from = MCR_FROM[m.from] || 1;
+  if (m.type === "chi") return `[${tiles}]`;
+  if (m.type === "ankan") return `[${tiles}]`;
+  if (m.type === "kakan") return `[${tiles},${from + 4}]`;
+  return `[${tiles},${from}]`;
+}
+
+// writeNotation puts the typed hand in the box, the winning tile last.
+function writeNotation() {
+  const t = state.typed;
+  const hand = t.hand.filter((_, i) => i !== t.win).concat(t.win >= 0 && t.win < t.hand.length ? [t.hand[t.win]] : []);
+  const mcr = $("notation-kind").value === "mcr";
+  $("notation").value = !hand.length && !t.melds.length ? "" : mcr ?
+    t.melds.map(mcrMeld).join("") + mcrTiles(hand) :
+    [joinTiles(hand)].concat(t.melds.map(mpszMeld)).join(",");
+}
+
+function removeMeld(k) {
+  state.typed.melds.splice(k, 1);
+  typedChanged();
+  writeNotation();
+}
+
+// removeBonus takes tile p out of the dora, ura dora or flowers box.
+function removeBonus(id, p) {
+  const codes = splitTiles($(id).value);
+  codes.splice(p, 1);
+  $(id).value = joinTiles(codes);
   typedChanged();
 }
 
@@ -1116,6 +1520,13 @@ function init() {
     forgetHand("The hand was cleared");
   });
   $("notation").addEventListener("input", onNotation);
+  $("notation-kind").addEventListener("change", () => {
+    // The hand stays; the box says it in the notation chosen (or, while it
+    // does not read, is read again in it).
+    if (state.source === "typed" && !state.typedError && state.typed.hand.length) writeNotation();
+    else if ($("notation").value.trim()) onNotation();
+  });
+  document.querySelectorAll("#tap-modes [data-mode]").forEach((b) => b.addEventListener("click", () => setTapMode(b.dataset.mode)));
   $("score").addEventListener("click", score);
   $("undo").addEventListener("click", undo);
   $("photo-input").addEventListener("change", (e) => { if (e.target.files[0]) upload(e.target.files[0]); e.target.value = ""; });
