@@ -148,7 +148,7 @@ func TestBrowserRefereeDesk(t *testing.T) {
 	}
 	shots(t, ctx, "referee-verify")
 
-	var status, force string
+	var status, force, photoNote string
 	run(t, ctx, "record the ruling",
 		chromedp.SendKeys("#ruling-referee", "Head referee", chromedp.ByQuery),
 		click("#ruling-record"),
@@ -160,13 +160,18 @@ func TestBrowserRefereeDesk(t *testing.T) {
 	}
 	run(t, ctx, "overturn it",
 		chromedp.SetValue("#ruling-text", "", chromedp.ByQuery),
-		chromedp.SendKeys("#ruling-text", "Upheld on appeal: the claim of 12000 stands, the 6s was a 9s.", chromedp.ByQuery),
+		chromedp.SendKeys("#ruling-text", "On appeal: the 6s was read right after all; 8000 stands, and the player was told why.", chromedp.ByQuery),
 		click("#ruling-overturn"),
 		pageWaits(`/Recorded as #3, overturning #2/.test(document.getElementById("ruling-status").textContent)`),
 		visible(`#record-chain button[data-id="2"]`),
 		text("#ruling-status", &status),
 		visible(`#records .record-item[data-id="3"]`),
+		pageWaits(`document.getElementById("record-photo").naturalWidth === 640`),
+		text("#record-photo-note", &photoNote),
 	)
+	if !strings.Contains(photoNote, "kept with record #1") {
+		t.Errorf("the overturn's photo says %q: want the proposal's photo it rules on", photoNote)
+	}
 	old := call(t, "GET", ts.URL+"/v1/records/2", testRefereeToken, "")
 	newer := call(t, "GET", ts.URL+"/v1/records/3", testRefereeToken, "")
 	oldRec, _ := old.json["record"].(map[string]any)

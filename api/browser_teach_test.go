@@ -155,7 +155,7 @@ func TestBrowserTeachMyTiles(t *testing.T) {
 		visible("#teach-offer"),
 		text("#teach-offer-text", &offer),
 	)
-	if !strings.Contains(offer, "Remember these 14 tiles") || !strings.Contains(offer, "the 1 you fixed") {
+	if !strings.HasPrefix(offer, "Remember these 14 tiles (with the 1 you fixed) as your own tile set?") {
 		t.Errorf("the offer says %q", offer)
 	}
 	shots(t, ctx, "teach-offer")

@@ -29,6 +29,7 @@ async function openTable() {
   const list = $("records");
   list.replaceChildren();
   if (!ok) { problem(out, data); return; }
+  ref.listed = data.records;
   const overturned = new Set(data.records.filter((r) => r.overturns).map((r) => r.overturns));
   say(out, data.records.length ? `${data.records.length} record${data.records.length === 1 ? "" : "s"} at table ${tableName}.` : `Table ${tableName} has no records yet.`);
   out.className = "";
@@ -106,20 +107,31 @@ async function openRecord(id) {
   $("record").scrollIntoView({ block: "start" });
 }
 
+// keeper is the record that keeps r's photo: r itself, or the record of
+// its table listed or in its chain with the same photo hash (a ruling
+// names the photo it rules on by its hash and does not keep it again).
+function keeper(r) {
+  if (r.photo_size || !r.photo_sha256) return r.photo_size ? r : null;
+  const seen = (ref.listed || []).concat(ref.open ? ref.open.chain : []);
+  return seen.find((o) => o.photo_sha256 === r.photo_sha256 && o.photo_size) || null;
+}
+
 async function showPhoto(r) {
   if (ref.photo) { URL.revokeObjectURL(ref.photo); ref.photo = ""; }
-  const box = $("record-photo-box");
-  box.hidden = true;
-  if (!r.photo_size) {
-    if (r.photo_sha256) { box.hidden = false; $("record-photo").removeAttribute("src"); $("record-photo-note").textContent = "The table keeps no photos: only the photo's hash is recorded."; }
-    return;
-  }
-  const res = await call("GET", `/v1/records/${r.id}/photo`, undefined, { as: "blob" });
-  box.hidden = false;
-  if (!res.ok) { $("record-photo").removeAttribute("src"); $("record-photo-note").textContent = sentence(res.data && res.data.detail); return; }
+  const box = $("record-photo-box"), img = $("record-photo"), note = $("record-photo-note");
+  box.hidden = !r.photo_sha256;
+  img.hidden = true;
+  img.removeAttribute("src");
+  if (!r.photo_sha256) return;
+  const k = keeper(r);
+  if (!k) { note.textContent = "The table keeps no photos: only the photo's hash is recorded."; return; }
+  const res = await call("GET", `/v1/records/${k.id}/photo`, undefined, { as: "blob" });
+  if (!res.ok) { note.textContent = sentence(res.data && res.data.detail); return; }
   ref.photo = URL.createObjectURL(res.blob);
-  $("record-photo").src = ref.photo;
-  $("record-photo-note").textContent = "The photo as it was taken, checked against the record's hash.";
+  img.src = ref.photo;
+  img.hidden = false;
+  note.textContent = k.id === r.id ? "The photo as it was taken, checked against the record's hash." :
+    `The photo this ruling is about, kept with record #${k.id} and checked against its hash.`;
 }
 
 function claim() {

@@ -115,8 +115,8 @@ const teach = (() => {
     if (new Set(labels.map((l) => l.tile)).size < 2) return;
     offered = { photo: sent, labels: labels.map(({ tile, box, rotated }) => ({ tile, box, rotated })) };
     const fixed = labels.filter((l) => l.fixed).length;
-    node("teach-offer-text").textContent = `Remember these ${labels.length} tiles as your set's` +
-      (fixed ? ` (with the ${fixed} you fixed)` : "") + "? Later photos are then read with your own tiles.";
+    node("teach-offer-text").textContent = `Remember these ${labels.length} tiles` + (fixed ? ` (with the ${fixed} you fixed)` : "") +
+      (saved() ? " in your tile set?" : " as your own tile set?") + " Later photos are then read with your tiles.";
     node("teach-offer-tiles").replaceChildren(pics(labels.map((l) => l.tile)));
     node("teach-status").textContent = "";
     node("teach-offer").hidden = false;
