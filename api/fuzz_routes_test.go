@@ -38,6 +38,9 @@ var (
 			`{"outcome":"draw","tenpai":[0,2]}`,
 			`{"outcome":"win","player":9,"from":-1,"hand":{"hand":"1m"}}`,
 			`{"outcome":"chombo","player":1}`}},
+		{path: "/v1/games/G1/hands/1/correct", token: testRefereeToken, seeds: []string{handBody,
+			`{"outcome":"draw","tenpai":[0,2]}`,
+			`{"outcome":"win","player":1,"from":1,"hand":{"hand":"1m"}}`}},
 	}
 	recordRoutes = []jsonRoute{
 		{path: "/v1/records", token: testRefereeToken, seeds: []string{strings.ReplaceAll(recordBody, "Q1", "G1"),
@@ -45,6 +48,8 @@ var (
 			`{"table":"t\u0000","ruling":"x"}`}},
 		{path: "/v1/records/1/overturn", token: testRefereeToken, seeds: []string{`{"ruling":"overturned: 12,000 to Ben","referee":"Head Referee"}`,
 			`{"table":"other","ruling":"x"}`}},
+		{path: "/v1/records/1/confirm", token: testRefereeToken, seeds: []string{``, `{"referee":"Head Referee","note":"as read"}`,
+			`{"request":{"hand":"123m234p234s678s55p","win_tile":"8s"}}`, `{"request":{"rules":"mcr"}}`}},
 	}
 	tournamentRoutesFuzzed = []jsonRoute{
 		{path: "/v1/tournaments", token: testOrganizerToken, seeds: []string{`{"id":"T2","entrants":["A","B","C","D"]}`,
@@ -258,7 +263,7 @@ func TestEveryJSONRouteFuzzed(t *testing.T) {
 		// These take no body.
 		"/v1/games/:id/end": "-", "/v1/tables/:table/calibrate": "-",
 	}
-	param := strings.NewReplacer("G1", ":id", "T1", ":id", "table%201", ":table", "/1/", "/:id/", "{set}", ":id")
+	param := strings.NewReplacer("G1/hands/1/", ":id/hands/:number/", "G1", ":id", "T1", ":id", "table%201", ":table", "/1/", "/:id/", "{set}", ":id")
 	for _, group := range [][]jsonRoute{gameRoutes, recordRoutes, tournamentRoutesFuzzed, tableRoutes, handRoutes, tileSetRoutes} {
 		for _, r := range group {
 			fuzzed[param.Replace(r.path)] = "fuzzJSONRoutes"

@@ -247,3 +247,79 @@ func TestHandCorrectedByANewEntry(t *testing.T) {
 		check("after a restart")
 	})
 }
+
+// TestLargeFieldsRefusedOnEveryTournamentRoute: large fields were refused
+// in the words of a rule book ("seed 000 leaves more than eight players
+// 'to be discussed'"), came back whole in the message (an unknown rules
+// name, outcome or stage; a seat list of thousands), or were kept (a
+// 5,000-character note, penalty tiles, ruling, rule set or camera
+// address; 3,000 corrections). On every tournament route each is refused
+// with a short message that says how large it is and what is allowed,
+// repeating at most a few dozen characters of it, and nothing is kept.
+func TestLargeFieldsRefusedOnEveryTournamentRoute(t *testing.T) {
+	tourBackends(t, func(t *testing.T, c referee.Config) {
+		s := startTourService(t, c, fixedHandReader{})
+		tourCameraTables(t, s)
+		s.newGameAt("Q1", "table 1", "msmc-2016")
+		s.newGameAt("M1", "table 2", "mcr")
+		if a := s.call("POST", "/v1/tournaments", testOrganizerToken, `{"id":"T","entrants":["Aiko","Ben","Chloe","Dev"]}`); a.status != 201 {
+			t.Fatalf("tournament: %d %s", a.status, a.body)
+		}
+		if a := s.call("POST", "/v1/records", testRefereeToken, recordBody); a.status != 201 {
+			t.Fatalf("record: %d %s", a.status, a.body)
+		}
+		long := strings.Repeat("x", 5000)
+		names := make([]string, 3000)
+		for i := range names {
+			names[i] = fmt.Sprintf("%q", fmt.Sprintf("player %d", i))
+		}
+		entrants := "[" + strings.Join(names, ",") + "]"
+		seats := "[" + strings.Repeat("0,", 3000) + "0]"
+		corrections := "[" + strings.Repeat(`{"by":"a","from":"1m","to":"2m"},`, 3000) + `{"by":"a","from":"1m","to":"2m"}]`
+		rec := `"table":"table 1","asked_by":"Ben","rule_set":"riichi/msmc-2016","ruling":"8,000 to Ben"`
+		for _, c := range []struct {
+			path, token, body, want string
+		}{
+			{"/v1/tournaments", testOrganizerToken, `{"id":"T2","entrants":` + entrants + `}`, "4 to 8 entrants"},
+			{"/v1/tournaments", testOrganizerToken, `{"id":"T2","entrants":` + entrants[:strings.Index(entrants, `"player 9"`)] + `"player 9"]}`, "4 to 8 entrants"},
+			{"/v1/tournaments", testOrganizerToken, `{"id":"T2","entrants":["a","b","c","d"],"organizer":"` + long + `"}`, "5000 characters long"},
+			{"/v1/tournaments/T/games", testOrganizerToken, `{"stage":"` + long + `","table":0,"game":"Q1"}`, "unknown stage"},
+			{"/v1/tournaments/T/penalties", testOrganizerToken, `{"player":"Aiko","points":2,"reason":"` + long + `"}`, "5000 characters long"},
+			{"/v1/games", testOrganizerToken, `{"id":"G","table":"t","rules":"` + long + `","players":["a","b","c","d"]}`, "choose one of"},
+			{"/v1/games", testOrganizerToken, `{"id":"G","table":"t","rules":"msmc-2016","preset":"` + long + `","players":["a","b","c","d"]}`, "presets are"},
+			{"/v1/games", testOrganizerToken, `{"id":"G","table":"t","rules":"msmc-2016","players":` + entrants + `}`, "3000 were given"},
+			{"/v1/games/Q1/hands", testRefereeToken, `{"outcome":"` + long + `"}`, "use win, draw"},
+			{"/v1/games/Q1/hands", testRefereeToken, `{"outcome":"draw","tenpai":` + seats + `}`, "tenpai lists 3001 seats"},
+			{"/v1/games/Q1/hands", testRefereeToken, `{"outcome":"draw","note":"` + long + `"}`, "the note is 5000 characters long"},
+			{"/v1/games/M1/hands", testRefereeToken, `{"outcome":"false_win","player":1,"penalty_tiles":"` + long + `"}`, "penalty_tiles is 5000 characters long"},
+			{"/v1/games/M1/hands", testRefereeToken, `{"outcome":"false_win","player":1,"false_win_kind":"` + long + `"}`, "false_win_kind"},
+			{"/v1/games/Q1/hands", testRefereeToken, `{"outcome":"win","player":1,"from":2,"hand":{"rules":"` + long + `","hand":"234m234p234s678s55p","win_tile":"8s"}}`, "leave rules and preset out"},
+			{"/v1/records", testRefereeToken, `{` + strings.Replace(rec, `"8,000 to Ben"`, `"`+long+`"`, 1) + `}`, "ruling is 5000 characters long"},
+			{"/v1/records", testRefereeToken, `{` + rec + `,"claimed":"` + long + `"}`, "claimed is 5000 characters long"},
+			{"/v1/records", testRefereeToken, `{` + strings.Replace(rec, "riichi/msmc-2016", long, 1) + `}`, "rule_set is 5000 characters long"},
+			{"/v1/records", testRefereeToken, `{` + rec + `,"corrections":` + corrections + `}`, "corrections lists 3001 changes"},
+			{"/v1/records/1/overturn", testRefereeToken, `{"asked_by":"Ben","rule_set":"riichi/msmc-2016","ruling":"` + long + `"}`, "ruling is 5000 characters long"},
+			{"/v1/records/1/confirm", testRefereeToken, `{"referee":"` + long + `"}`, "5000 characters long"},
+			{"/v1/tables", testOrganizerToken, `{"table":"t","snapshot_url":"http://` + long + `"}`, "at most 2048"},
+			{"/v1/tables", testOrganizerToken, `{"table":"t","snapshot_url":"http://127.0.0.1:9/","near":"` + long + `"}`, "use E, S, W or N"},
+			{"/v1/tables/table%201/score-now", testRefereeToken, `{"seat":"` + long + `"}`, "use E, S, W or N"},
+		} {
+			a := s.call("POST", c.path, c.token, c.body)
+			d := a.str("detail")
+			if a.status < 400 || a.status >= 500 || !strings.Contains(d, c.want) || len(d) > 300 || strings.Contains(d, strings.Repeat("x", 41)) || strings.Contains(d, "discussed") {
+				t.Errorf("%s %.70s…: %d %.300q, want a short refusal saying %q", c.path, c.body, a.status, d, c.want)
+			}
+		}
+		// Nothing refused was kept.
+		if g := s.call("GET", "/v1/games/Q1", testOrganizerToken, ""); g.json["hands"] != nil && len(g.json["hands"].([]any)) != 0 {
+			t.Errorf("refused hands were recorded: %s", g.body)
+		}
+		if list := tourRecords(t, s, testRefereeToken); len(list) != 1 {
+			t.Errorf("%d records, want only the first", len(list))
+		}
+		if tour := s.call("GET", "/v1/tournaments/T", testOrganizerToken, ""); tour.json["tournament"].(map[string]any)["penalties"] != nil {
+			t.Errorf("a refused penalty was kept: %s", tour.body)
+		}
+		wantProblem(t, s.call("GET", "/v1/tables/t", testOrganizerToken, ""), 404, codeNotFound)
+	})
+}

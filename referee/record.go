@@ -209,6 +209,9 @@ func (r *Record) validate() error {
 			return err
 		}
 	}
+	if len(r.Corrections) > MaxCorrections {
+		return invalid("corrections lists %d changes: at most %d are kept", len(r.Corrections), MaxCorrections)
+	}
 	for i, c := range r.Corrections {
 		for _, f := range []struct{ name, v string }{{"by", c.By}, {"from", c.From}, {"to", c.To}} {
 			if err := checkName(fmt.Sprintf("corrections[%d].%s", i, f.name), f.v); err != nil {

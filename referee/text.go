@@ -31,20 +31,34 @@ func invalid(format string, args ...any) error {
 // asked) take none at all; free text a person writes (a ruling, the
 // reason for a correction) may hold tabs and line breaks.
 
+// What a record keeps is bounded: a name or id, a ruling written at a
+// table, a scored hand with its breakdown, a hand's corrections. The
+// bounds are far above any real record and keep a mistaken or hostile
+// one from filling the database.
+const (
+	MaxNameLen     = 200
+	MaxTextLen     = 4000
+	MaxJSONBytes   = 256 << 10
+	MaxCorrections = 200
+)
+
 // checkName refuses a name or id that is not plain printable text.
 func checkName(field, v string) error {
-	return checkString(field, v, false)
+	return checkString(field, v, false, MaxNameLen)
 }
 
 // checkText refuses free text with control characters other than tab,
 // line feed and carriage return.
 func checkText(field, v string) error {
-	return checkString(field, v, true)
+	return checkString(field, v, true, MaxTextLen)
 }
 
-func checkString(field, v string, lines bool) error {
+func checkString(field, v string, lines bool, max int) error {
 	if !utf8.ValidString(v) {
 		return invalid("%s is not UTF-8 text: send it as UTF-8", field)
+	}
+	if n := utf8.RuneCountInString(v); n > max {
+		return invalid("%s is %d characters long: at most %d are kept", field, n, max)
 	}
 	for _, r := range v {
 		if lines && (r == '\t' || r == '\n' || r == '\r') {
@@ -71,6 +85,9 @@ func checkJSON(field string, raw []byte) error {
 	if !utf8.Valid(raw) {
 		return invalid("%s is not UTF-8 text: send it as UTF-8", field)
 	}
+	if len(raw) > MaxJSONBytes {
+		return invalid("%s is %d KiB: at most %d KiB are kept", field, len(raw)>>10, MaxJSONBytes>>10)
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	for {
 		tok, err := dec.Token()
@@ -81,7 +98,7 @@ func checkJSON(field string, raw []byte) error {
 			return invalid("%s must be JSON", field)
 		}
 		if s, ok := tok.(string); ok {
-			if err := checkText(field, s); err != nil {
+			if err := checkString(field, s, true, MaxJSONBytes); err != nil {
 				return err
 			}
 		}
