@@ -364,6 +364,34 @@ func TestBrowserOrganiserDesk(t *testing.T) {
 		t.Errorf("the proposal %v\nwas ruled on by %v", proposal, ruling)
 	}
 
+	// The camera proposes the next hand too; the organiser corrects it
+	// (the pair was two whites, not two norths) before it goes in.
+	var fixedNote string
+	run(t, ctx, "score now again and correct the proposal",
+		click("#sn-go"),
+		visible("#proposal-correct"),
+		click("#proposal-correct"),
+		pageWaits(`document.getElementById("hand-request").value.includes("44z")`),
+		chromedp.Evaluate(`(() => { const e = document.getElementById("hand-request"); const r = JSON.parse(e.value); r.hand = r.hand.replace("44z", "55z"); r.win_tile = "5z"; e.value = JSON.stringify(r); return true; })()`, nil),
+		click("#hand-record"),
+		pageWaits(`/Hand 2 recorded/.test(document.getElementById("hand-status").textContent)`),
+		text("#hand-status", &fixedNote),
+	)
+	recs = call(t, "GET", ts.URL+"/v1/records?table=table%201", testRefereeToken, "")
+	list, _ = recs.json["records"].([]any)
+	g = call(t, "GET", ts.URL+"/v1/games/F1", testOrganizerToken, "")
+	hands, _ = g.json["hands"].([]any)
+	if len(list) != 4 || len(hands) != 2 {
+		t.Fatalf("after the correction the table has %d records and the game %d hands: want 4 and 2", len(list), len(hands))
+	}
+	corrected := list[3].(map[string]any)
+	corrections, _ := corrected["corrections"].([]any)
+	played, _ := hands[1].(map[string]any)["play"].(map[string]any)["hand"].(map[string]any)
+	if corrected["overturns"] != list[2].(map[string]any)["id"] || len(corrections) != 1 || !strings.Contains(fmt.Sprint(corrections[0]), "55z") ||
+		played == nil || !strings.Contains(fmt.Sprint(played["hand"]), "55z") {
+		t.Errorf("the corrected ruling %v\nand the hand played %v", corrected, played)
+	}
+
 	var standings, penalty string
 	run(t, ctx, "end the game into the finals, take a penalty",
 		choose("#game-stage", "final"),
@@ -381,7 +409,7 @@ func TestBrowserOrganiserDesk(t *testing.T) {
 	if !strings.Contains(penalty, "10 points taken off Ben") {
 		t.Errorf("the penalty says %q", penalty)
 	}
-	if !strings.Contains(standings, "Ben") || !strings.Contains(standings, "-10") {
+	if !strings.Contains(standings, "Ben") || !strings.Contains(standings, "-10") || !strings.Contains(fixedNote, "Ben +") {
 		t.Errorf("the standings read %q", standings)
 	}
 	shots(t, ctx, "organiser-standings")
@@ -389,7 +417,7 @@ func TestBrowserOrganiserDesk(t *testing.T) {
 
 	run(t, ctx, "export the standings", click("#standings-csv"))
 	name, csv := downloaded(t, ctx, 0)
-	if name != "standings-Spring.csv" || !strings.Contains(csv, "Ben") || !strings.Contains(csv, ",10,33,") {
+	if name != "standings-Spring.csv" || !strings.Contains(csv, "Ben") || !strings.Contains(csv, "Ben,final,F1,55,0,10,45") {
 		t.Errorf("the CSV %s reads %q", name, csv)
 	}
 	run(t, ctx, "export the game as MJAI", click("#game-mjai"))
