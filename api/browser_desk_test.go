@@ -66,6 +66,17 @@ func signIn(t *testing.T, ctx context.Context, url, token string) {
 	}
 }
 
+// fitsPhone fails when the page is wider than a phone's screen (390 px):
+// a desk scrolls down, never sideways. It names what sticks out.
+func fitsPhone(t *testing.T, ctx context.Context, where string) {
+	t.Helper()
+	var wide []string
+	run(t, ctx, "fits a phone: "+where, chromedp.Evaluate(`[...document.querySelectorAll("main *")].filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1 && e.getClientRects().length).map(e => e.tagName + "#" + e.id + "." + e.className + " " + Math.round(e.getBoundingClientRect().right)).slice(0, 8)`, &wide))
+	if len(wide) > 0 {
+		t.Errorf("%s: wider than a phone: %v", where, wide)
+	}
+}
+
 func printMedia(print bool) chromedp.Action {
 	media := ""
 	if print {
@@ -181,6 +192,7 @@ func TestBrowserRefereeDesk(t *testing.T) {
 		newRec["overturns"] != float64(2) || inForce["id"] != float64(3) || oldRec["table"] != "table 1" || newRec["photo_sha256"] != oldRec["photo_sha256"] {
 		t.Errorf("the ruling is %v\nits overturn %v\nin force %v", oldRec, newRec, inForce)
 	}
+	fitsPhone(t, ctx, "the referee desk")
 	shots(t, ctx, "referee-overturn")
 	axeCheck(t, ctx, "the referee desk, an overturn")
 
@@ -412,6 +424,7 @@ func TestBrowserOrganiserDesk(t *testing.T) {
 	if !strings.Contains(standings, "Ben") || !strings.Contains(standings, "-10") || !strings.Contains(fixedNote, "Ben +") {
 		t.Errorf("the standings read %q", standings)
 	}
+	fitsPhone(t, ctx, "the organiser desk")
 	shots(t, ctx, "organiser-standings")
 	axeCheck(t, ctx, "the organiser desk, the standings")
 
