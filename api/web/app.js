@@ -407,7 +407,7 @@ function renderResult(r, req, how = {}) {
   const pays = (r.points && r.points.payments) || [];
   if (r.ok && pays.length) {
     const winner = req.seat_wind || "the winner";
-    res.appendChild(section("Who pays whom", domTable(pays.map((p) => [payerWords(p.from), payerWords(p.to || winner), p.amount, p.note || ""]), ["Pays", "To", "Points", ""], "result-payments")));
+    res.appendChild(section("Who pays whom", domTable(pays.map((p) => [payerWords(p.from), payerWords(p.to || winner), p.amount, p.note || ""]), ["Pays", "To", "Points", "Why"], "result-payments")));
     const changes = scoreChanges(pays, winner);
     res.appendChild(section("Each player's score", domTable([...changes].map(([who, n]) =>
       [changeWords(who) + (who === winner ? ", the winner" : ""), (n > 0 ? "+" : n < 0 ? "−" : "±") + Math.abs(n)]), ["Player", "Change"], "result-changes")));
@@ -968,17 +968,17 @@ function boxState(i) {
 
 const BOX_WORDS = { sure: "read as", low: "not sure, read as", fixed: "fixed to", ignored: "ignored, read as", nottile: "not a tile, was read as" };
 
-// fitPhoto shows the photo wide enough that its tiles are at least 44 px
-// across (scrolling sideways on a phone), at most three times its size.
+// fitPhoto shows the photo wide enough that each tile's box is at least
+// 44 px each way (scrolling sideways on a phone), at most three times its size.
 function fitPhoto() {
   const p = state.photo, stage = $("photo-stage");
   if (!p || !p.width) { stage.style.width = ""; return; }
-  const widths = p.tiles.filter((t) => t.box).map((t) => t.box[2] - t.box[0]).sort((a, b) => a - b);
+  const sides = p.tiles.filter((t) => t.box).map((t) => Math.min(t.box[2] - t.box[0], t.box[3] - t.box[1])).sort((a, b) => a - b);
   const view = $("photo-view").clientWidth || 360;
   let w = view;
-  if (widths.length) {
-    const median = Math.max(1, widths[widths.length >> 1]);
-    w = Math.max(view, Math.min(p.width * 44 / median, 3 * p.width));
+  if (sides.length) {
+    const smallest = Math.max(1, sides[0]); // 46: 44 px and room for rounding
+    w = Math.max(view, Math.min(p.width * 46 / smallest, 3 * p.width));
   }
   stage.style.width = Math.round(w) + "px";
 }
@@ -1259,6 +1259,7 @@ function optionWords(name) {
 function showRuleSet() {
   const r = ruleSet();
   document.querySelectorAll("#situation [data-field], #tap-modes [data-field]").forEach((e) => { e.hidden = !uses(e.dataset.field); });
+  if (document.querySelector(`#tap-modes [data-mode="${state.tapMode}"]`).hidden) setTapMode("hand"); // no dora under these rules
   $("preset").replaceChildren(...[""].concat((r.presets || []).filter((p) => p !== "" && p !== "default")).map((p) => el("option", { value: p }, p || "(default)")));
   const box = $("options");
   box.replaceChildren();
@@ -1520,6 +1521,7 @@ function init() {
     state.seq.notation++;
     leavePhoto();
     forgetHand("The hand was cleared");
+    setTapMode("hand");
   });
   $("notation").addEventListener("input", onNotation);
   $("notation-kind").addEventListener("change", () => {
