@@ -139,6 +139,23 @@ func TestBrowserRefereeDesk(t *testing.T) {
 	shots(t, ctx, "referee-record")
 	axeCheck(t, ctx, "the referee desk, a record")
 
+	// A hand read two ways: the claim counts the lower-paying reading.
+	var readings, matching string
+	run(t, ctx, "check a claim that counts the wrong reading",
+		chromedp.SetValue("#verify-request", `{"rules":"riichi","hand":"111222333m789p11s","win_tile":"3m","tsumo":true,"seat_wind":"S","round_wind":"E"}`, chromedp.ByQuery),
+		chromedp.SendKeys("#claim-points", "5200", chromedp.ByQuery),
+		click("#verify-go"),
+		visible("#verdict-readings"),
+		text("#verdict-readings", &readings),
+		text("#verdict-summary", &matching),
+	)
+	if !strings.Contains(readings, "111m 222m 333m 789p 11s") || !strings.Contains(readings, "✓ 123m 123m 123m 789p 11s") || !strings.Contains(readings, "Sanankou") ||
+		!strings.Contains(matching, "matches another reading of the hand (111m 222m 333m 789p 11s)") {
+		t.Errorf("the readings considered %q; the verdict %q", readings, matching)
+	}
+	shots(t, ctx, "referee-readings")
+	run(t, ctx, "back to the record", click(`#records .record-item[data-id="1"]`), pageWaits(`document.getElementById("verify-request").value.includes("234678s777z222z44z")`),
+		chromedp.SetValue("#claim-points", "", chromedp.ByQuery))
 	var summary, checks, breakdown string
 	run(t, ctx, "check a claim of 12000",
 		chromedp.SendKeys("#claim-points", "12000", chromedp.ByQuery),

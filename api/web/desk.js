@@ -180,10 +180,12 @@ function resultParts(r) {
   return box;
 }
 
+// readingRow is one reading of a hand the engine considered: its sets,
+// its yaku, its value and what it pays.
 function readingRow(a) {
-  if (!a || typeof a !== "object") return [String(a), "", ""];
+  if (!a || typeof a !== "object") return [String(a), "", "", ""];
   const what = a.yakuman ? a.yakuman + "× yakuman" : a.han !== undefined ? `${a.han} han ${a.fu} fu` : a.fan !== undefined ? `${a.fan} fan` : "";
-  return [(a.chosen ? "✓ " : "") + (a.arrangement || a.reading || ""), what, a.total !== undefined ? a.total : (a.points || "")];
+  return [(a.chosen ? "✓ " : "") + (a.arrangement || a.reading || ""), (a.yaku || []).join(", "), what, a.total !== undefined ? a.total : (a.points || "")];
 }
 
 function initDesk(onSignedIn) {

@@ -163,9 +163,8 @@ async function verify() {
   const readings = [].concat(data.alternatives || []);
   if (readings.length) {
     out.appendChild(el("h3", {}, "Readings considered"));
-    out.appendChild(table(["Reading", "Value", "Total"], readings.map(readingRow), { id: "verdict-readings" }));
+    out.appendChild(table(["Reading", "Yaku", "Value", "Pays"], readings.map(readingRow), { id: "verdict-readings" }));
   }
-  if (data.matching_reading) out.appendChild(el("p", { cls: "stale" }, "The claim matches another reading of the hand than the one that pays most: " + JSON.stringify(readingRow(data.matching_reading).filter(String).join(" · "))));
   if (!$("ruling-text").value.trim()) {
     $("ruling-text").value = data.agree ? `Claim of ${claimText(c)} upheld.` : `Claim of ${claimText(c)} corrected: ${data.result.points ? data.result.points.total : 0} points.`;
   }
