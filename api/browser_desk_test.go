@@ -8,12 +8,14 @@ package api
 import (
 	"context"
 	"encoding/base64"
+	csvpkg "encoding/csv"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -112,7 +114,22 @@ func TestBrowserRefereeDesk(t *testing.T) {
 		t.Fatalf("seeding the proposal: %d %s", a.status, a.body)
 	}
 	ctx := browser(t)
-	run(t, ctx, "watch downloads", chromedp.Evaluate(captureDownloads, nil))
+	// A mistyped token is refused at the first call, and asked again.
+	var refused string
+	run(t, ctx, "a wrong token",
+		chromedp.Navigate(ts.URL+"/referee"),
+		visible("#token"),
+		chromedp.SendKeys("#token", "referee-token-mistyped", chromedp.ByQuery),
+		click("#signin-go"),
+		visible("#find-table"),
+		chromedp.SendKeys("#find-table", "table 1", chromedp.ByQuery),
+		click("#find-go"),
+		visible("#token"),
+		text("#signin-status", &refused),
+	)
+	if !strings.Contains(refused, "Authorization: Bearer") || !strings.HasSuffix(refused, "Type the token again.") {
+		t.Errorf("a wrong token is answered %q", refused)
+	}
 	signIn(t, ctx, ts.URL+"/referee", testRefereeToken)
 
 	var listed, tiles, photoW int
@@ -421,6 +438,30 @@ func TestBrowserOrganiserDesk(t *testing.T) {
 		t.Errorf("the corrected ruling %v\nand the hand played %v", corrected, played)
 	}
 
+	// A hand typed in at the desk, in MPSZ: Chloe wins on the East pair
+	// with a pon of greens, from Dev.
+	var typedNote string
+	run(t, ctx, "enter a hand in MPSZ",
+		choose("#hand-outcome", "win"),
+		choose("#hand-player", "2"),
+		choose("#hand-from", "3"),
+		chromedp.SetValue("#hand-request", "123m456p789s11z,666=z", chromedp.ByQuery),
+		click("#hand-record"),
+		pageWaits(`/Hand 3 recorded/.test(document.getElementById("hand-status").textContent)`),
+		text("#hand-status", &typedNote),
+	)
+	g = call(t, "GET", ts.URL+"/v1/games/F1", testOrganizerToken, "")
+	hands, _ = g.json["hands"].([]any)
+	if len(hands) != 3 {
+		t.Fatalf("the game has %d hands after the typed one", len(hands))
+	}
+	third := hands[2].(map[string]any)
+	deltas := fmt.Sprint(third["deltas"])
+	typed, _ := third["play"].(map[string]any)["hand"].(map[string]any)
+	if typed["hand"] != "123m456p789s11z" || !strings.Contains(fmt.Sprint(typed["melds"]), "666z") || !strings.Contains(typedNote, "Chloe +") || !strings.Contains(typedNote, "Dev -") {
+		t.Errorf("the typed hand was recorded as %v (deltas %s); the desk says %q", typed, deltas, typedNote)
+	}
+
 	var standings, penalty string
 	run(t, ctx, "end the game into the finals, take a penalty",
 		choose("#game-stage", "final"),
@@ -447,8 +488,17 @@ func TestBrowserOrganiserDesk(t *testing.T) {
 
 	run(t, ctx, "export the standings", click("#standings-csv"))
 	name, csv := downloaded(t, ctx, 0)
-	if name != "standings-Spring.csv" || !strings.Contains(csv, "Ben") || !strings.Contains(csv, "Ben,final,F1,55,0,10,45") {
-		t.Errorf("the CSV %s reads %q", name, csv)
+	rows, err := csvpkg.NewReader(strings.NewReader(csv)).ReadAll()
+	if err != nil || name != "standings-Spring.csv" || len(rows) != 5 || strings.Join(rows[0], ",") != "rank,player,stage,games,game_scores,table_points,penalty,total,tied" {
+		t.Fatalf("the CSV %s reads %q (%v)", name, csv, err)
+	}
+	for _, r := range rows[1:] {
+		score, _ := strconv.Atoi(r[4])
+		total, _ := strconv.Atoi(r[7])
+		want := map[bool]string{true: "10", false: "0"}[r[1] == "Ben"]
+		if r[6] != want || total != score-map[bool]int{true: 10, false: 0}[r[1] == "Ben"] || !strings.Contains(standings, r[1]) {
+			t.Errorf("CSV row %v: want penalty %s off the game score, as the page shows (%q)", r, want, standings)
+		}
 	}
 	run(t, ctx, "export the game as MJAI", click("#game-mjai"))
 	name, mjai := downloaded(t, ctx, 1)

@@ -301,7 +301,7 @@ function correctProposal() {
   $("hand-outcome").value = "win";
   $("hand-player").value = String(seatOf(pr.seat));
   $("hand-from").value = String(pr.from);
-  $("hand-request").value = JSON.stringify(pr.answer.proposal.request, null, 1);
+  $("hand-request").value = JSON.stringify(pr.answer.proposal.request, null, 1); // the whole request: its situation stays
   pr.correcting = true;
   $("hand-request").focus();
   say($("sn-status"), "Correct the hand under Hands, then record it: the ruling records the correction.");
@@ -315,7 +315,8 @@ async function recordHand() {
   const outcome = $("hand-outcome").value;
   const play = { outcome, player: parseInt($("hand-player").value, 10), from: parseInt($("hand-from").value, 10) };
   if (outcome === "win") {
-    try { play.hand = JSON.parse($("hand-request").value); } catch (e) { problem(out, { detail: "the winning hand is not valid JSON: give a hand request, as the player's page scores" }); return; }
+    play.hand = await winningHand($("hand-request").value.trim(), out);
+    if (!play.hand) return;
   }
   if (outcome === "win" && org.proposal && org.proposal.correcting) {
     // A corrected proposal: the ruling records the correction against
@@ -331,6 +332,21 @@ async function recordHand() {
   $("proposal").hidden = true;
   org.proposal = null;
   await openGame(org.game.id);
+}
+
+// winningHand reads the winning hand as typed: MPSZ (melds after commas,
+// the last concealed tile the winning one), read by GET /v1/notation, or
+// a hand request as JSON. It says what is wrong in out, and answers null.
+async function winningHand(text, out) {
+  if (!text) { problem(out, { detail: "type the winning hand, in MPSZ (234678s777z222z44z) or as a hand request" }); return null; }
+  if (text.startsWith("{")) {
+    try { return JSON.parse(text); } catch (e) { problem(out, { detail: "the winning hand is not valid JSON: type it in MPSZ (234678s777z222z44z) instead" }); return null; }
+  }
+  const { ok, data } = await call("GET", "/v1/notation?" + new URLSearchParams({ mpsz: text }), undefined, { token: "" });
+  if (!ok) { problem(out, data); return null; }
+  const hand = { hand: data.hand, win_tile: data.win_tile };
+  if (data.melds && data.melds.length) hand.melds = data.melds;
+  return hand;
 }
 
 async function addPenalty() {
