@@ -227,4 +227,24 @@ func TestBrowserTeachMyTiles(t *testing.T) {
 	if !strings.Contains(grown, "knows 34 kinds of tile from 2 photos (version 2)") {
 		t.Errorf("after the grid the page says %q", grown)
 	}
+
+	// The grid's optional rows, as the service's calibration grid has
+	// them: flowers, the red fives without the back, the American joker
+	// alone; a row that fits no grid row is refused in words.
+	var layouts []string
+	run(t, ctx, "the grid's optional rows", chromedp.Evaluate(`(() => {
+	  const grid = (counts) => { const tiles = []; counts.forEach((n, r) => { for (let k = 0; k < n; k++) tiles.push({box: [k * 60, r * 100, k * 60 + 50, r * 100 + 70]}); });
+	    const g = teach.gridLabels(tiles); return g.error || g.rows.map((r) => r.join(" ")).join(" | "); };
+	  return [grid([9, 9, 9, 7, 8, 3, 1]), grid([9, 9, 9, 7, 5]), grid([9, 9, 7])];
+	})()`, &layouts))
+	want := []string{
+		"1m 2m 3m 4m 5m 6m 7m 8m 9m | 1p 2p 3p 4p 5p 6p 7p 8p 9p | 1s 2s 3s 4s 5s 6s 7s 8s 9s | 1z 2z 3z 4z 5z 6z 7z | 1f 2f 3f 4f 5f 6f 7f 8f | 0m 0p 0s | 9j",
+		"Row 5 of the grid photo has 5 tiles, but the grid's next row holds 8 (1f 2f 3f 4f 5f 6f 7f 8f). Lay the rows out as shown and take the photo again.",
+		"Row 3 of the grid photo has 7 tiles, but the grid's next row holds 9 (1s 2s 3s 4s 5s 6s 7s 8s 9s). Lay the rows out as shown and take the photo again.",
+	}
+	for i := range want {
+		if i >= len(layouts) || layouts[i] != want[i] {
+			t.Errorf("grid layout %d: %q, want %q", i, layouts, want[i])
+		}
+	}
 }
