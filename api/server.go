@@ -129,6 +129,8 @@ func (s *Server) routeList() []route {
 		{http.MethodPost, "/v1/recognitions/hand", s.postHand, nil},
 		{http.MethodGet, "/", s.getIndex, nil},
 		{http.MethodGet, "/web/*", s.getWeb, nil},
+		{http.MethodGet, "/referee", s.deskPage("referee.html"), nil},
+		{http.MethodGet, "/organiser", s.deskPage("organiser.html"), nil},
 	}
 }
 

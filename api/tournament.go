@@ -114,6 +114,7 @@ func (t *tournamentRoutes) routeList() []route {
 		{http.MethodPost, "/v1/tables", t.postTable, []echo.MiddlewareFunc{org}},
 		{http.MethodGet, "/v1/tables/:table", t.getTable, []echo.MiddlewareFunc{staffOrTable}},
 		{http.MethodPost, "/v1/tables/:table/calibrate", t.postCalibrate, []echo.MiddlewareFunc{org}},
+		{http.MethodGet, "/v1/tables/:table/frame", t.getFrame, []echo.MiddlewareFunc{org}},
 		{http.MethodPost, "/v1/tables/:table/score-now", t.postScoreNow, []echo.MiddlewareFunc{t.need(roleReferee, roleTable), t.s.idem.middleware}},
 	}
 }

@@ -922,6 +922,7 @@ async function upload(file) {
   img.src = URL.createObjectURL(photo); // the picture sent: the boxes are on it
   const form = new FormData();
   form.append("photo", photo, photo === file ? file.name : "photo.jpg");
+  if (typeof teach !== "undefined") teach.beforeUpload(form, photo); // teach.js: the player's tile set
   const { ok, data, cancelled } = await sendPhoto(form, my);
   if (my !== state.seq.photo) return; // a newer photo was taken meanwhile
   if (cancelled) {
@@ -945,6 +946,7 @@ async function upload(file) {
     renderHand();
     return;
   }
+  if (typeof teach !== "undefined") teach.afterRead(data);
   state.source = "photo";
   state.photo = {
     width: data.width, height: data.height,

@@ -1,0 +1,508 @@
+//go:build browser
+
+// The end-to-end tests of the referee's and the organiser's desks in real
+// headless Chromium, at a phone's size (390×844), with screenshots at
+// 390×844 and 1366×900 under MJSCAN_SCREENSHOTS (see browser_test.go).
+package api
+
+import (
+	"context"
+	"encoding/base64"
+	csvpkg "encoding/csv"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+
+	"mjscan/referee"
+	"mjscan/scoring"
+	"mjscan/scoring/rulebook"
+)
+
+// captureDownloads keeps every file the page offers for download (a
+// Blob behind an a[download]) instead of saving it, so that a test reads
+// what the person would get.
+const captureDownloads = `(() => {
+  window.__files = [];
+  const make = URL.createObjectURL;
+  URL.createObjectURL = function (b) { const u = make.call(URL, b); window.__blobs = window.__blobs || {}; window.__blobs[u] = b; return u; };
+  HTMLAnchorElement.prototype.click = function () {
+    if (this.download && window.__blobs && window.__blobs[this.href]) window.__blobs[this.href].text().then((t) => window.__files.push({name: this.download, text: t}));
+  };
+  return true;
+})()`
+
+// downloaded waits for the page's nth download and answers it.
+func downloaded(t *testing.T, ctx context.Context, n int) (name, body string) {
+	t.Helper()
+	var f struct{ Name, Text string }
+	run(t, ctx, fmt.Sprintf("download %d", n),
+		pageWaits(fmt.Sprintf(`window.__files.length > %d`, n)),
+		chromedp.Evaluate(fmt.Sprintf(`window.__files[%d]`, n), &f))
+	return f.Name, f.Text
+}
+
+func signIn(t *testing.T, ctx context.Context, url, token string) {
+	t.Helper()
+	var stored, href string
+	run(t, ctx, "sign in at "+url,
+		chromedp.Navigate(url),
+		visible("#token"),
+		chromedp.SendKeys("#token", token, chromedp.ByQuery),
+		click("#signin-go"),
+		visible("#signed"),
+		chromedp.Evaluate(`Object.keys(sessionStorage).map(k => sessionStorage.getItem(k)).join(" ")`, &stored),
+		chromedp.Evaluate(`location.href`, &href),
+	)
+	if !strings.Contains(stored, token) || strings.Contains(href, token) {
+		t.Errorf("the token is kept in sessionStorage (%q) and never in the URL (%q)", stored, href)
+	}
+}
+
+// fitsPhone fails when the page is wider than a phone's screen (390 px):
+// a desk scrolls down, never sideways. It names what sticks out.
+func fitsPhone(t *testing.T, ctx context.Context, where string) {
+	t.Helper()
+	var wide []string
+	run(t, ctx, "fits a phone: "+where, chromedp.Evaluate(`[...document.querySelectorAll("main *")].filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1 && e.getClientRects().length).map(e => e.tagName + "#" + e.id + "." + e.className + " " + Math.round(e.getBoundingClientRect().right)).slice(0, 8)`, &wide))
+	if len(wide) > 0 {
+		t.Errorf("%s: wider than a phone: %v", where, wide)
+	}
+}
+
+func printMedia(print bool) chromedp.Action {
+	media := ""
+	if print {
+		media = "print"
+	}
+	return emulation.SetEmulatedMedia().WithMedia(media)
+}
+
+// TestBrowserRefereeDesk: the referee types the token once, opens a
+// table's records, sees the camera's proposal with its photo, recognised
+// tiles and the correction made, checks the player's claim (the engine's
+// breakdown and total on the page), records a ruling, then overturns it
+// with a new record that points at the old; the record prints without the
+// desk's controls and exports as JSON.
+func TestBrowserRefereeDesk(t *testing.T) {
+	ts := newTournamentServer(t)
+	req := scoring.Request{Rules: "riichi", Hand: "234678s777z222z44z", WinTile: "4z", SeatWind: "S", RoundWind: "E"}
+	res := rulebook.Score(&req)
+	if !res.OK {
+		t.Fatalf("the hand does not score: %+v", res.Error)
+	}
+	reqJSON, _ := json.Marshal(req)
+	resJSON, _ := json.Marshal(res)
+	photo, err := os.ReadFile(testPhoto(t, "hand-017.jpg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	proposal := fmt.Sprintf(`{"table":"table 1","asked_by":"table table 1","engine_version":"test","rule_set":"riichi/default",`+
+		`"recognized":"234978s777z222z44z","corrections":[{"by":"player:Ben","from":"9s","to":"6s","reason":"misread"}],`+
+		`"request":%s,"computed":%s,"claimed":"8000","ruling":"proposed by the camera: awaiting the referee","photo":%q}`,
+		reqJSON, resJSON, base64.StdEncoding.EncodeToString(photo))
+	if a := call(t, "POST", ts.URL+"/v1/records", testRefereeToken, proposal); a.status != 201 {
+		t.Fatalf("seeding the proposal: %d %s", a.status, a.body)
+	}
+	ctx := browser(t)
+	// A mistyped token is refused at the first call, and asked again.
+	var refused string
+	run(t, ctx, "a wrong token",
+		chromedp.Navigate(ts.URL+"/referee"),
+		visible("#token"),
+		chromedp.SendKeys("#token", "referee-token-mistyped", chromedp.ByQuery),
+		click("#signin-go"),
+		visible("#find-table"),
+		chromedp.SendKeys("#find-table", "table 1", chromedp.ByQuery),
+		click("#find-go"),
+		visible("#token"),
+		text("#signin-status", &refused),
+	)
+	if !strings.Contains(refused, "Authorization: Bearer") || !strings.HasSuffix(refused, "Type the token again.") {
+		t.Errorf("a wrong token is answered %q", refused)
+	}
+	signIn(t, ctx, ts.URL+"/referee", testRefereeToken)
+
+	var listed, tiles, photoW int
+	var corr string
+	run(t, ctx, "open the table's records and the proposal",
+		chromedp.Evaluate(captureDownloads, nil),
+		chromedp.SendKeys("#find-table", "table 1", chromedp.ByQuery),
+		click("#find-go"),
+		visible(`#records .record-item[data-id="1"]`),
+		count("#records .record-item", &listed),
+		click(`#records .record-item[data-id="1"]`),
+		visible("#record-photo"),
+		pageWaits(`document.getElementById("record-photo").naturalWidth > 0`),
+		chromedp.Evaluate(`document.getElementById("record-photo").naturalWidth`, &photoW),
+		count(`#record-tiles .tile-pic img[src$=".svg"]`, &tiles),
+		text("#corrections-table", &corr),
+	)
+	if listed != 1 || tiles != 14 || photoW != 640 {
+		t.Errorf("listed %d records, drew %d tiles, the photo is %d px wide: want 1, 14 and the kept 640 px photo", listed, tiles, photoW)
+	}
+	if !strings.Contains(corr, "9s") || !strings.Contains(corr, "6s") || !strings.Contains(corr, "player:Ben") {
+		t.Errorf("the correction reads %q", corr)
+	}
+	shots(t, ctx, "referee-record")
+	axeCheck(t, ctx, "the referee desk, a record")
+
+	// A hand read two ways: the claim counts the lower-paying reading.
+	var readings, matching string
+	run(t, ctx, "check a claim that counts the wrong reading",
+		chromedp.SetValue("#verify-request", `{"rules":"riichi","hand":"111222333m789p11s","win_tile":"3m","tsumo":true,"seat_wind":"S","round_wind":"E"}`, chromedp.ByQuery),
+		chromedp.SendKeys("#claim-points", "5200", chromedp.ByQuery),
+		click("#verify-go"),
+		visible("#verdict-readings"),
+		text("#verdict-readings", &readings),
+		text("#verdict-summary", &matching),
+	)
+	if !strings.Contains(readings, "111m 222m 333m 789p 11s") || !strings.Contains(readings, "✓ 123m 123m 123m 789p 11s") || !strings.Contains(readings, "Sanankou") ||
+		!strings.Contains(matching, "matches another reading of the hand (111m 222m 333m 789p 11s)") {
+		t.Errorf("the readings considered %q; the verdict %q", readings, matching)
+	}
+	shots(t, ctx, "referee-readings")
+	run(t, ctx, "back to the record", click(`#records .record-item[data-id="1"]`), pageWaits(`document.getElementById("verify-request").value.includes("234678s777z222z44z")`),
+		chromedp.SetValue("#claim-points", "", chromedp.ByQuery))
+	var summary, checks, breakdown string
+	run(t, ctx, "check a claim of 12000",
+		chromedp.SendKeys("#claim-points", "12000", chromedp.ByQuery),
+		click("#verify-go"),
+		visible("#verdict-summary"),
+		text("#verdict-summary", &summary),
+		text("#verdict-checks", &checks),
+		text("#verdict .breakdown", &breakdown),
+	)
+	want := fmt.Sprint(res.Points.Total)
+	if !strings.HasPrefix(summary, "Disagree") || !strings.Contains(checks, "12000") || !strings.Contains(checks, want) || !strings.Contains(breakdown, want+" points") {
+		t.Errorf("the verdict says %q, checks %q, breakdown %q: want a disagreement and the engine's %s", summary, checks, breakdown, want)
+	}
+	for _, y := range res.Yaku {
+		if !strings.Contains(breakdown, y.Name) {
+			t.Errorf("the breakdown %q leaves out %s", breakdown, y.Name)
+		}
+	}
+	shots(t, ctx, "referee-verify")
+
+	var status, force, photoNote string
+	run(t, ctx, "record the ruling",
+		chromedp.SendKeys("#ruling-referee", "Head referee", chromedp.ByQuery),
+		click("#ruling-record"),
+		pageWaits(`/Recorded as #2/.test(document.getElementById("ruling-status").textContent)`),
+		text("#record-force", &force),
+	)
+	if force != "This ruling is in force." {
+		t.Errorf("the new ruling says %q", force)
+	}
+	run(t, ctx, "overturn it",
+		chromedp.SetValue("#ruling-text", "", chromedp.ByQuery),
+		chromedp.SendKeys("#ruling-text", "On appeal: the 6s was read right after all; 8000 stands, and the player was told why.", chromedp.ByQuery),
+		click("#ruling-overturn"),
+		pageWaits(`/Recorded as #3, overturning #2/.test(document.getElementById("ruling-status").textContent)`),
+		visible(`#record-chain button[data-id="2"]`),
+		text("#ruling-status", &status),
+		visible(`#records .record-item[data-id="3"]`),
+		pageWaits(`document.getElementById("record-photo").naturalWidth === 640`),
+		text("#record-photo-note", &photoNote),
+	)
+	if !strings.Contains(photoNote, "kept with record #1") {
+		t.Errorf("the overturn's photo says %q: want the proposal's photo it rules on", photoNote)
+	}
+	old := call(t, "GET", ts.URL+"/v1/records/2", testRefereeToken, "")
+	newer := call(t, "GET", ts.URL+"/v1/records/3", testRefereeToken, "")
+	oldRec, _ := old.json["record"].(map[string]any)
+	newRec, _ := newer.json["record"].(map[string]any)
+	inForce, _ := old.json["in_force"].(map[string]any)
+	if oldRec["claimed"] != "12000 points" || oldRec["referee"] != "Head referee" || !strings.Contains(fmt.Sprint(oldRec["computed"]), want) ||
+		newRec["overturns"] != float64(2) || inForce["id"] != float64(3) || oldRec["table"] != "table 1" || newRec["photo_sha256"] != oldRec["photo_sha256"] {
+		t.Errorf("the ruling is %v\nits overturn %v\nin force %v", oldRec, newRec, inForce)
+	}
+	fitsPhone(t, ctx, "the referee desk")
+	shots(t, ctx, "referee-overturn")
+	axeCheck(t, ctx, "the referee desk, an overturn")
+
+	var controls, record bool
+	run(t, ctx, "print the record",
+		printMedia(true),
+		chromedp.Evaluate(`getComputedStyle(document.getElementById("verify")).display === "none" && document.getElementById("print").getClientRects().length === 0`, &controls),
+		chromedp.Evaluate(`getComputedStyle(document.getElementById("record")).display !== "none"`, &record),
+	)
+	if !controls || !record {
+		t.Errorf("printing hides the desk's controls (%v) and shows the record (%v)", controls, record)
+	}
+	shots(t, ctx, "referee-print")
+	run(t, ctx, "back to the screen", printMedia(false), click("#export"))
+	name, body := downloaded(t, ctx, 0)
+	var exported struct {
+		Record  referee.Record   `json:"record"`
+		InForce referee.Record   `json:"in_force"`
+		Chain   []referee.Record `json:"chain"`
+	}
+	if err := json.Unmarshal([]byte(body), &exported); err != nil || name != "record-3.json" || exported.Record.ID != 3 || exported.Record.Overturns != 2 || len(exported.Chain) != 2 {
+		t.Errorf("exported %s: %v %.300s", name, err, body)
+	}
+}
+
+// testCamera is a table camera that answers the frame it is set to.
+type testCamera struct {
+	mu     sync.Mutex
+	frame  string
+	frames map[string][]byte
+}
+
+func newTestCamera(t *testing.T) (*testCamera, *httptest.Server) {
+	c := &testCamera{frame: "empty", frames: map[string][]byte{}}
+	for name, file := range map[string]string{"empty": "table-empty.jpg", "hand": "table-hand-south.jpg"} {
+		data, err := os.ReadFile(filepath.Join("..", "calibration", "testdata", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.frames[name] = data
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		w.Header().Set("Content-Type", "image/jpeg")
+		w.Write(c.frames[c.frame])
+	}))
+	t.Cleanup(srv.Close)
+	return c, srv
+}
+
+func (c *testCamera) show(frame string) {
+	c.mu.Lock()
+	c.frame = frame
+	c.mu.Unlock()
+}
+
+// TestBrowserOrganiserDesk: the organiser types the token once, creates
+// a tournament of four and its first game (rules and preset), registers
+// the table's camera and calibrates it from a frame with the felt and the
+// four seats' regions drawn on it; the camera proposes South's hand, the
+// organiser confirms it in one tap (a hand of the game, not an overturn),
+// ends the game into the tournament, takes a penalty, and reads the
+// standings and their CSV and the game's MJAI.
+func TestBrowserOrganiserDesk(t *testing.T) {
+	cam, camSrv := newTestCamera(t)
+	s, err := New(DefaultConfig(), Deps{Version: "test", Recognizer: shippedRecognizer{shippedModels(t)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := referee.Open(context.Background(), referee.Config{SQLitePath: filepath.Join(t.TempDir(), "r.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	if err := s.MountTournament(TournamentConfig{RefereeToken: testRefereeToken, OrganizerToken: testOrganizerToken}, store); err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s.Handler())
+	t.Cleanup(ts.Close)
+
+	ctx := browser(t)
+	signIn(t, ctx, ts.URL+"/organiser", testOrganizerToken)
+	run(t, ctx, "watch downloads", chromedp.Evaluate(captureDownloads, nil))
+	var next, east string
+	run(t, ctx, "create the tournament",
+		chromedp.SendKeys("#tour-id", "Spring", chromedp.ByQuery),
+		chromedp.SendKeys("#tour-entrants", "Aiko\nBen\nChloe\nDev", chromedp.ByQuery),
+		click("#tour-create"),
+		visible("#tour-next table"),
+		text("#tour-next", &next),
+		chromedp.Value("#game-p0", &east, chromedp.ByQuery),
+	)
+	if !strings.Contains(next, "final") || east == "" {
+		t.Errorf("who plays next: %q, East prefilled %q", next, east)
+	}
+	var token, scores, rules string
+	run(t, ctx, "create the game",
+		chromedp.SendKeys("#game-id", "F1", chromedp.ByQuery),
+		chromedp.SendKeys("#game-table", "table 1", chromedp.ByQuery),
+		choose("#game-rules", "msmc-2016"),
+		pageWaits(`document.querySelector('#game-preset option[value="msmc-2016"]') !== null`),
+		choose("#game-preset", "msmc-2016"),
+		click("#game-create"),
+		visible("#game-token"),
+		text("#game-token", &token),
+		text("#game-scores", &scores),
+		text("#game-view h3", &rules),
+	)
+	if !strings.HasPrefix(token, "table-") || !strings.Contains(scores, "25000") || !strings.Contains(rules, "riichi/msmc-2016") {
+		t.Errorf("the game gave table token %q, scores %q, rules %q", token, scores, rules)
+	}
+	shots(t, ctx, "organiser-game")
+	axeCheck(t, ctx, "the organiser desk, a game")
+
+	var seats int
+	var calibrated string
+	run(t, ctx, "register the table's camera and calibrate it",
+		chromedp.SetValue("#cam-table", "table 1", chromedp.ByQuery),
+		chromedp.SendKeys("#cam-url", camSrv.URL+"/snapshot.jpg", chromedp.ByQuery),
+		click("#cam-register"),
+		pageWaits(`/Registered/.test(document.getElementById("cam-status").textContent)`),
+		click("#cam-calibrate"),
+		pageWaits(`/Calibrated/.test(document.getElementById("cam-status").textContent)`),
+		pageWaits(`document.getElementById("cam-img").naturalWidth > 0`),
+		count(`#cam-svg polygon[id^="seat-"]`, &seats),
+		text("#cam-status", &calibrated),
+	)
+	if seats != 4 || !strings.Contains(calibrated, "behind East") {
+		t.Errorf("%d seat regions drawn; %q", seats, calibrated)
+	}
+	// South's region must lie where South's hand is: the API cuts the
+	// same band the page draws, and the recogniser reads South's hand
+	// from it below.
+	var inside bool
+	run(t, ctx, "South's region lies inside the felt",
+		chromedp.Evaluate(`(() => { const s = document.getElementById("seat-S").points, f = document.getElementById("felt").getBBox();
+		  for (let i = 0; i < s.numberOfItems; i++) { const p = s.getItem(i); if (p.x < f.x - 1 || p.y < f.y - 1 || p.x > f.x + f.width + 1 || p.y > f.y + f.height + 1) return false; } return true; })()`, &inside))
+	if !inside {
+		t.Error("South's region is drawn outside the table")
+	}
+	shots(t, ctx, "organiser-calibrated")
+
+	cam.show("hand")
+	var proposed, confirmed string
+	var tiles int
+	run(t, ctx, "score now: South won from East",
+		choose("#sn-seat", "S"),
+		choose("#sn-from", "0"),
+		click("#sn-go"),
+		visible("#proposal-confirm"),
+		count("#proposal-tiles .tile-pic", &tiles),
+		text("#proposal-result", &proposed),
+	)
+	if tiles != 14 || !strings.Contains(proposed, "8000 points") {
+		t.Errorf("the proposal shows %d tiles and %q", tiles, proposed)
+	}
+	shots(t, ctx, "organiser-score-now")
+	run(t, ctx, "confirm it in one tap",
+		chromedp.SendKeys("#ref-token", testRefereeToken, chromedp.ByQuery),
+		click("#proposal-confirm"),
+		pageWaits(`/Hand 1 confirmed/.test(document.getElementById("sn-status").textContent)`),
+		visible("#game-hands"),
+		text("#game-scores", &confirmed),
+	)
+	if !strings.Contains(confirmed, "17000") || !strings.Contains(confirmed, "33000") {
+		t.Errorf("after the confirmed hand the scores read %q", confirmed)
+	}
+	g := call(t, "GET", ts.URL+"/v1/games/F1", testOrganizerToken, "")
+	hands, _ := g.json["hands"].([]any)
+	recs := call(t, "GET", ts.URL+"/v1/records?table=table%201", testRefereeToken, "")
+	list, _ := recs.json["records"].([]any)
+	if len(hands) != 1 || len(list) != 2 {
+		t.Fatalf("the game has %d hands and the table %d records: want the one confirmed hand, its proposal and the ruling", len(hands), len(list))
+	}
+	// The ruling confirms the proposal as it was (the confirm route's
+	// record, pointing at the proposal), not an overturn by hand.
+	proposal, ruling := list[0].(map[string]any), list[1].(map[string]any)
+	if ruling["overturns"] != proposal["id"] || !strings.HasPrefix(fmt.Sprint(ruling["ruling"]), "confirmed by the organizer as the camera proposed") ||
+		fmt.Sprint(ruling["request"]) != fmt.Sprint(proposal["request"]) {
+		t.Errorf("the proposal %v\nwas ruled on by %v", proposal, ruling)
+	}
+
+	// The camera proposes the next hand too; the organiser corrects it
+	// (the pair was two whites, not two norths) before it goes in.
+	var fixedNote string
+	run(t, ctx, "score now again and correct the proposal",
+		click("#sn-go"),
+		visible("#proposal-correct"),
+		click("#proposal-correct"),
+		pageWaits(`document.getElementById("hand-request").value.includes("44z")`),
+		chromedp.Evaluate(`(() => { const e = document.getElementById("hand-request"); const r = JSON.parse(e.value); r.hand = r.hand.replace("44z", "55z"); r.win_tile = "5z"; e.value = JSON.stringify(r); return true; })()`, nil),
+		click("#hand-record"),
+		pageWaits(`/Hand 2 recorded/.test(document.getElementById("hand-status").textContent)`),
+		text("#hand-status", &fixedNote),
+	)
+	recs = call(t, "GET", ts.URL+"/v1/records?table=table%201", testRefereeToken, "")
+	list, _ = recs.json["records"].([]any)
+	g = call(t, "GET", ts.URL+"/v1/games/F1", testOrganizerToken, "")
+	hands, _ = g.json["hands"].([]any)
+	if len(list) != 4 || len(hands) != 2 {
+		t.Fatalf("after the correction the table has %d records and the game %d hands: want 4 and 2", len(list), len(hands))
+	}
+	corrected := list[3].(map[string]any)
+	corrections, _ := corrected["corrections"].([]any)
+	played, _ := hands[1].(map[string]any)["play"].(map[string]any)["hand"].(map[string]any)
+	if corrected["overturns"] != list[2].(map[string]any)["id"] || len(corrections) != 1 || !strings.Contains(fmt.Sprint(corrections[0]), "55z") ||
+		played == nil || !strings.Contains(fmt.Sprint(played["hand"]), "55z") {
+		t.Errorf("the corrected ruling %v\nand the hand played %v", corrected, played)
+	}
+
+	// A hand typed in at the desk, in MPSZ: Chloe wins on the East pair
+	// with a pon of greens, from Dev.
+	var typedNote string
+	run(t, ctx, "enter a hand in MPSZ",
+		choose("#hand-outcome", "win"),
+		choose("#hand-player", "2"),
+		choose("#hand-from", "3"),
+		chromedp.SetValue("#hand-request", "123m456p789s11z,666=z", chromedp.ByQuery),
+		click("#hand-record"),
+		pageWaits(`/Hand 3 recorded/.test(document.getElementById("hand-status").textContent)`),
+		text("#hand-status", &typedNote),
+	)
+	g = call(t, "GET", ts.URL+"/v1/games/F1", testOrganizerToken, "")
+	hands, _ = g.json["hands"].([]any)
+	if len(hands) != 3 {
+		t.Fatalf("the game has %d hands after the typed one", len(hands))
+	}
+	third := hands[2].(map[string]any)
+	deltas := fmt.Sprint(third["deltas"])
+	typed, _ := third["play"].(map[string]any)["hand"].(map[string]any)
+	if typed["hand"] != "123m456p789s11z" || !strings.Contains(fmt.Sprint(typed["melds"]), "666z") || !strings.Contains(typedNote, "Chloe +") || !strings.Contains(typedNote, "Dev -") {
+		t.Errorf("the typed hand was recorded as %v (deltas %s); the desk says %q", typed, deltas, typedNote)
+	}
+
+	var standings, penalty string
+	run(t, ctx, "end the game into the finals, take a penalty",
+		choose("#game-stage", "final"),
+		click("#game-add"),
+		pageWaits(`/added to the final/.test(document.getElementById("game-status").textContent)`),
+		visible("#standings-list"),
+		chromedp.SendKeys("#pen-player", "Ben", chromedp.ByQuery),
+		chromedp.SendKeys("#pen-points", "10", chromedp.ByQuery),
+		chromedp.SendKeys("#pen-reason", "late to the table", chromedp.ByQuery),
+		click("#pen-add"),
+		pageWaits(`document.getElementById("pen-status").textContent !== ""`),
+		text("#pen-status", &penalty),
+		text("#standings-list", &standings),
+	)
+	if !strings.Contains(penalty, "10 points taken off Ben") {
+		t.Errorf("the penalty says %q", penalty)
+	}
+	if !strings.Contains(standings, "Ben") || !strings.Contains(standings, "-10") || !strings.Contains(fixedNote, "Ben +") {
+		t.Errorf("the standings read %q", standings)
+	}
+	fitsPhone(t, ctx, "the organiser desk")
+	shots(t, ctx, "organiser-standings")
+	axeCheck(t, ctx, "the organiser desk, the standings")
+
+	run(t, ctx, "export the standings", click("#standings-csv"))
+	name, csv := downloaded(t, ctx, 0)
+	rows, err := csvpkg.NewReader(strings.NewReader(csv)).ReadAll()
+	if err != nil || name != "standings-Spring.csv" || len(rows) != 5 || strings.Join(rows[0], ",") != "rank,player,stage,games,game_scores,table_points,penalty,total,tied" {
+		t.Fatalf("the CSV %s reads %q (%v)", name, csv, err)
+	}
+	for _, r := range rows[1:] {
+		score, _ := strconv.Atoi(r[4])
+		total, _ := strconv.Atoi(r[7])
+		want := map[bool]string{true: "10", false: "0"}[r[1] == "Ben"]
+		if r[6] != want || total != score-map[bool]int{true: 10, false: 0}[r[1] == "Ben"] || !strings.Contains(standings, r[1]) {
+			t.Errorf("CSV row %v: want penalty %s off the game score, as the page shows (%q)", r, want, standings)
+		}
+	}
+	run(t, ctx, "export the game as MJAI", click("#game-mjai"))
+	name, mjai := downloaded(t, ctx, 1)
+	if name != "F1.mjai.jsonl" || !strings.Contains(mjai, `"type":"hora"`) {
+		t.Errorf("the MJAI %s reads %.300q", name, mjai)
+	}
+}

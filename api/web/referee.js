@@ -1,0 +1,237 @@
+// mjscan referee desk: a table's records, one record with its photo,
+// tiles, corrections and computed score, a claim checked, a ruling
+// recorded or overturned, a record printed or exported.
+"use strict";
+
+const ref = {
+  open: null, // {record, in_force, chain} of GET /v1/records/{id}
+  photo: "", // the blob: URL of the open record's photo
+  verdict: null, // the last POST /v1/verify answer, with its claim
+};
+
+function claimText(c) {
+  const parts = [];
+  if (c.points !== undefined) parts.push(`${c.points} points`);
+  if (c.han !== undefined) parts.push(`${c.han} han`);
+  if (c.fu !== undefined) parts.push(`${c.fu} fu`);
+  if (c.fan !== undefined) parts.push(`${c.fan} fan`);
+  return parts.join(", ");
+}
+
+async function openTable() {
+  const out = $("find-status");
+  const tableName = $("find-table").value.trim();
+  if (!tableName) { problem(out, { detail: "type the table's name" }); return; }
+  const q = new URLSearchParams({ table: tableName });
+  if ($("find-game").value.trim()) q.set("game", $("find-game").value.trim());
+  out.className = ""; out.textContent = "Opening…";
+  const { ok, data } = await call("GET", "/v1/records?" + q);
+  const list = $("records");
+  list.replaceChildren();
+  if (!ok) { problem(out, data); return; }
+  ref.listed = data.records;
+  const overturned = new Set(data.records.filter((r) => r.overturns).map((r) => r.overturns));
+  say(out, data.records.length ? `${data.records.length} record${data.records.length === 1 ? "" : "s"} at table ${tableName}.` : `Table ${tableName} has no records yet.`);
+  out.className = "";
+  for (const r of data.records) {
+    const b = el("button", { type: "button", cls: "record-item", "data-id": r.id });
+    b.appendChild(el("strong", {}, `#${r.id}`));
+    b.appendChild(el("span", {}, ` ${r.game ? r.game + (r.hand ? " hand " + r.hand : "") : "no game"} · ${r.ruling}`));
+    if (overturned.has(r.id)) b.appendChild(el("span", { cls: "tag" }, "overturned"));
+    if (r.overturns) b.appendChild(el("span", { cls: "tag" }, `overturns #${r.overturns}`));
+    if (r.tampered) b.appendChild(el("span", { cls: "tag bad" }, "fails its check"));
+    b.addEventListener("click", () => openRecord(r.id));
+    list.appendChild(el("li")).appendChild(b);
+  }
+}
+
+async function openRecord(id) {
+  const { ok, data } = await call("GET", `/v1/records/${id}`);
+  if (!ok) { problem($("find-status"), data); return; }
+  // The chain runs from the first ruling on: walk back from this one.
+  for (let n = 0; data.chain[0].overturns && n < 50; n++) {
+    const back = await call("GET", `/v1/records/${data.chain[0].overturns}`);
+    if (!back.ok) break;
+    data.chain.unshift(back.data.record);
+  }
+  ref.open = data;
+  ref.verdict = null;
+  const r = data.record;
+  $("record").hidden = false;
+  $("record-h").textContent = `Record #${r.id}`;
+  const force = $("record-force");
+  if (r.tampered) { force.className = "error"; force.textContent = sentence(r.tampered); }
+  else if (data.in_force.id !== r.id) { force.className = "stale"; force.textContent = `Overturned: the ruling in force is record #${data.in_force.id}.`; }
+  else { force.className = "ok"; force.textContent = "This ruling is in force."; }
+  const facts = $("record-facts");
+  facts.replaceChildren();
+  const fact = (k, v) => { if (v === undefined || v === "" || v === null) return; facts.appendChild(el("dt", {}, k)); facts.appendChild(el("dd", {}, String(v))); };
+  fact("Table", r.table);
+  fact("Game", r.game);
+  fact("Hand", r.hand);
+  fact("Asked by", r.asked_by);
+  fact("When", new Date(r.at).toLocaleString());
+  fact("Rule set", r.rule_set);
+  fact("Claimed", r.claimed);
+  fact("Ruling", r.ruling);
+  fact("Referee", r.referee);
+  fact("Overturns", r.overturns ? `record #${r.overturns}` : "");
+  fact("Versions", `engine ${r.engine_version}` + (r.model_version ? `, model ${r.model_version}` : ""));
+  fact("Photo SHA-256", r.photo_sha256);
+  fact("Digest", r.digest);
+  await showPhoto(r);
+  const tiles = $("record-tiles");
+  tiles.replaceChildren(r.recognized ? tileRow(splitTiles(r.recognized)) : el("p", { cls: "note" }, "No tiles were recognised for this record."));
+  const corr = $("record-corrections");
+  corr.replaceChildren();
+  if (!r.corrections || !r.corrections.length) corr.appendChild(el("p", { cls: "note" }, "No corrections were made."));
+  else {
+    corr.appendChild(table(["From", "To", "By", "Why"], r.corrections.map((c) =>
+      [tileRow(splitTiles(c.from)), tileRow(splitTiles(c.to)), c.by, c.reason || ""]), { id: "corrections-table" }));
+  }
+  $("record-computed").replaceChildren(r.computed ? resultParts(r.computed) : el("p", { cls: "note" }, "No score was computed."));
+  const chain = $("record-chain");
+  chain.replaceChildren();
+  for (const c of data.chain) {
+    const li = el("li", c.id === data.in_force.id ? { cls: "in-force" } : {});
+    const b = el("button", { type: "button", cls: "linkish", "data-id": c.id }, `#${c.id}`);
+    b.addEventListener("click", () => openRecord(c.id));
+    li.appendChild(b);
+    li.appendChild(el("span", {}, ` ${c.ruling}` + (c.referee ? ` (${c.referee})` : "") + (c.overturns ? ` · overturns #${c.overturns}` : "") + (c.id === data.in_force.id ? " · in force" : "")));
+    chain.appendChild(li);
+  }
+  $("verify-request").value = r.request ? JSON.stringify(r.request, null, 1) : "";
+  $("verdict").replaceChildren();
+  $("ruling-asked").value = r.asked_by || "";
+  $("ruling-status").textContent = "";
+  $("record").scrollIntoView({ block: "start" });
+}
+
+// keeper is the record that keeps r's photo: r itself, or the record of
+// its table listed or in its chain with the same photo hash (a ruling
+// names the photo it rules on by its hash and does not keep it again).
+function keeper(r) {
+  if (r.photo_size || !r.photo_sha256) return r.photo_size ? r : null;
+  const seen = (ref.listed || []).concat(ref.open ? ref.open.chain : []);
+  return seen.find((o) => o.photo_sha256 === r.photo_sha256 && o.photo_size) || null;
+}
+
+async function showPhoto(r) {
+  if (ref.photo) { URL.revokeObjectURL(ref.photo); ref.photo = ""; }
+  const box = $("record-photo-box"), img = $("record-photo"), note = $("record-photo-note");
+  box.hidden = !r.photo_sha256;
+  img.hidden = true;
+  img.removeAttribute("src");
+  if (!r.photo_sha256) return;
+  const k = keeper(r);
+  if (!k) { note.textContent = "The table keeps no photos: only the photo's hash is recorded."; return; }
+  const res = await call("GET", `/v1/records/${k.id}/photo`, undefined, { as: "blob" });
+  if (!res.ok) { note.textContent = sentence(res.data && res.data.detail); return; }
+  ref.photo = URL.createObjectURL(res.blob);
+  img.src = ref.photo;
+  img.hidden = false;
+  note.textContent = k.id === r.id ? "The photo as it was taken, checked against the record's hash." :
+    `The photo this ruling is about, kept with record #${k.id} and checked against its hash.`;
+}
+
+function claim() {
+  const c = {};
+  for (const k of ["points", "han", "fu", "fan"]) {
+    const v = $("claim-" + k).value.trim();
+    if (v !== "") c[k] = parseInt(v, 10);
+  }
+  return c;
+}
+
+async function verify() {
+  const out = $("verdict");
+  out.replaceChildren();
+  let req;
+  try { req = JSON.parse($("verify-request").value); } catch (e) {
+    out.appendChild(el("p", { cls: "error" }, "The hand request is not valid JSON: fix it, or open a record that has one."));
+    return;
+  }
+  const c = claim();
+  if (!Object.keys(c).length) { out.appendChild(el("p", { cls: "error" }, "Type what the player claimed: points, han and fu, or fan.")); return; }
+  const { ok, data } = await call("POST", "/v1/verify", { request: req, claim: c });
+  if (!ok) { out.appendChild(el("p", { cls: "error", id: "verdict-error" }, sentence(data.detail || (data.error && data.error.message)))); return; }
+  ref.verdict = { claim: c, data };
+  out.appendChild(el("p", { id: "verdict-summary", cls: data.agree ? "ok" : "error" }, sentence(data.summary)));
+  out.appendChild(table(["Claimed", "Field", "Computed", "Agrees"], data.checks.map((k) => [k.claimed, k.field, k.computed, k.agree ? "✓ agrees" : "✗ differs"]), { id: "verdict-checks" }));
+  out.appendChild(el("h3", {}, "Computed breakdown"));
+  out.appendChild(resultParts(data.result));
+  const readings = [].concat(data.alternatives || []);
+  if (readings.length) {
+    out.appendChild(el("h3", {}, "Readings considered"));
+    out.appendChild(table(["Reading", "Yaku", "Value", "Pays"], readings.map(readingRow), { id: "verdict-readings" }));
+  }
+  if (!$("ruling-text").value.trim()) {
+    $("ruling-text").value = data.agree ? `Claim of ${claimText(c)} upheld.` : `Claim of ${claimText(c)} corrected: ${data.result.points ? data.result.points.total : 0} points.`;
+  }
+}
+
+// ruling is the record a new ruling appends: where the open record is,
+// its evidence, and the verdict when the claim was checked.
+function ruling() {
+  const r = ref.open.record;
+  const body = { ruling: $("ruling-text").value.trim(), asked_by: $("ruling-asked").value.trim() };
+  const name = $("ruling-referee").value.trim();
+  if (name) body.referee = name;
+  if (r.recognized) body.recognized = r.recognized;
+  if (r.corrections) body.corrections = r.corrections;
+  if (r.photo_sha256) body.photo_sha256 = r.photo_sha256;
+  if (r.rule_set) body.rule_set = r.rule_set;
+  if (r.model_version) body.model_version = r.model_version;
+  if (ref.verdict) {
+    body.request = JSON.parse($("verify-request").value);
+    body.claimed = claimText(ref.verdict.claim);
+    body.computed = ref.verdict.data.result;
+    body.rule_set = body.request.rules + (ref.verdict.data.result.preset ? "/" + ref.verdict.data.result.preset : "");
+  } else {
+    if (r.request) body.request = r.request;
+    if (r.claimed) body.claimed = r.claimed;
+    if (r.computed) body.computed = r.computed;
+  }
+  return body;
+}
+
+async function record(overturn) {
+  const out = $("ruling-status");
+  if (!ref.open) { problem(out, { detail: "open a record first" }); return; }
+  const body = ruling();
+  if (!body.ruling) { problem(out, { detail: "write the ruling first" }); return; }
+  if (!body.asked_by) { problem(out, { detail: "say who asked for the ruling" }); return; }
+  let path = "/v1/records";
+  if (overturn) {
+    path = `/v1/records/${ref.open.in_force.id}/overturn`;
+  } else {
+    const r = ref.open.record;
+    body.table = r.table;
+    if (r.game) body.game = r.game;
+    if (r.hand) body.hand = r.hand;
+  }
+  const { ok, data } = await call("POST", path, body);
+  if (!ok) { problem(out, data); return; }
+  $("ruling-text").value = "";
+  await openRecord(data.record.id);
+  say(out, overturn ? `Recorded as #${data.record.id}, overturning #${data.record.overturns}.` : `Recorded as #${data.record.id}.`);
+  if ($("find-table").value.trim()) openTable();
+}
+
+function exportRecord() {
+  if (!ref.open) return;
+  download(`record-${ref.open.record.id}.json`, JSON.stringify(ref.open, null, 2) + "\n", "application/json");
+}
+
+function signedIn() {
+  $("find-table").focus();
+}
+
+$("find-go").addEventListener("click", openTable);
+$("find-table").addEventListener("keydown", (e) => { if (e.key === "Enter") openTable(); });
+$("verify-go").addEventListener("click", verify);
+$("ruling-record").addEventListener("click", () => record(false));
+$("ruling-overturn").addEventListener("click", () => record(true));
+$("print").addEventListener("click", () => window.print());
+$("export").addEventListener("click", exportRecord);
+initDesk(signedIn);
