@@ -165,30 +165,24 @@ func (t *tournamentRoutes) confirmWin(c echo.Context, rec referee.Record, req sc
 		return confirmStoreProblem(err, rec.Overturns)
 	}
 	var handRec *tournament.HandRecord
-	err = t.records.UpdateLogs(ctx, []string{rec.Game}, func(tx *referee.LogTx) error {
-		var err error
-		if g, err = t.lockedGame(tx, rec.Game); err != nil {
-			return err
-		}
+	g, err = t.changeGame(ctx, rec.Game, func(tx *referee.LogTx, g *tableGame) error {
 		if err := handBeingPlayed(g, rec); err != nil {
 			return err
 		}
+		var err error
 		handRec, err = app.RecordHand(g.game, p, func() error {
 			return appendEntry(tx, rec.Game, logPlay, string(callerOf(c).role), p)
 		})
-		written(tx, rec.Game, g)
 		return err
 	})
 	if err != nil {
 		// The ruling stands; the hand is not in the game.
-		err = storeProblem(err)
 		code := ""
 		if e, ok := fault.As(err); ok {
 			code = e.Code
 		}
 		return fault.Wrap(err, fault.KindOf(err), code, fmt.Sprintf("the ruling is record %d, but the hand could not be added to game %s: record it with POST /v1/games/%s/hands", stored.ID, rec.Game, rec.Game))
 	}
-	t.keep(rec.Game, g)
 	return c.JSON(http.StatusCreated, ConfirmResponse{Record: stored, Versions: t.s.versions(),
 		Hand: &HandResponse{Hand: handRec, Scores: g.game.Scores, Sticks: g.game.Sticks, Over: g.game.Over, Versions: t.s.versions()}})
 }

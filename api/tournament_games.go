@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -48,6 +49,27 @@ func (t *tournamentRoutes) lockedGame(tx *referee.LogTx, id string) (*tableGame,
 	if g.stopped != "" {
 		return nil, tamperedProblem(g.stopped)
 	}
+	return g, nil
+}
+
+// changeGame changes game id under its log's lock: the game is rebuilt
+// from its log inside the transaction, change appends to the log and
+// changes the game, and the game as changed is kept for later reads.
+func (t *tournamentRoutes) changeGame(ctx context.Context, id string, change func(tx *referee.LogTx, g *tableGame) error) (*tableGame, error) {
+	var g *tableGame
+	err := t.records.UpdateLogs(ctx, []string{id}, func(tx *referee.LogTx) error {
+		var err error
+		if g, err = t.lockedGame(tx, id); err != nil {
+			return err
+		}
+		err = change(tx, g)
+		written(tx, id, g)
+		return err
+	})
+	if err != nil {
+		return nil, storeProblem(err)
+	}
+	t.keep(id, g)
 	return g, nil
 }
 
@@ -171,24 +193,18 @@ func (t *tournamentRoutes) postHand(c echo.Context) error {
 	if err := bindStrict(c, "the hand's outcome", &p); err != nil {
 		return err
 	}
-	id := c.Param("id")
-	var g *tableGame
 	var rec *tournament.HandRecord
-	err := t.records.UpdateLogs(c.Request().Context(), []string{id}, func(tx *referee.LogTx) error {
+	id := c.Param("id")
+	g, err := t.changeGame(c.Request().Context(), id, func(tx *referee.LogTx, g *tableGame) error {
 		var err error
-		if g, err = t.lockedGame(tx, id); err != nil {
-			return err
-		}
 		rec, err = app.RecordHand(g.game, p, func() error {
 			return appendEntry(tx, id, logPlay, string(callerOf(c).role), p)
 		})
-		written(tx, id, g)
 		return err
 	})
 	if err != nil {
-		return storeProblem(err)
+		return err
 	}
-	t.keep(id, g)
 	return c.JSON(http.StatusCreated, HandResponse{Hand: rec, Scores: g.game.Scores, Sticks: g.game.Sticks, Over: g.game.Over, Versions: t.s.versions()})
 }
 
@@ -197,25 +213,18 @@ func (t *tournamentRoutes) postEnd(c echo.Context) error {
 		return err
 	}
 	id := c.Param("id")
-	var g *tableGame
-	err := t.records.UpdateLogs(c.Request().Context(), []string{id}, func(tx *referee.LogTx) error {
-		var err error
-		if g, err = t.lockedGame(tx, id); err != nil {
-			return err
-		}
+	g, err := t.changeGame(c.Request().Context(), id, func(tx *referee.LogTx, g *tableGame) error {
 		if !g.game.Over {
 			if err := appendEntry(tx, id, logEnd, string(callerOf(c).role), map[string]bool{"ended": true}); err != nil {
 				return err
 			}
 		}
 		g.game.End()
-		written(tx, id, g)
 		return nil
 	})
 	if err != nil {
-		return storeProblem(err)
+		return err
 	}
-	t.keep(id, g)
 	return c.JSON(http.StatusOK, map[string]any{"final": g.game.End(), "versions": t.s.versions()})
 }
 
@@ -224,8 +233,7 @@ func (t *tournamentRoutes) postEnd(c echo.Context) error {
 // again as if the hand had been played so. The hand replaced stays in the
 // log and in the game's corrected; it no longer counts.
 func (t *tournamentRoutes) postCorrection(c echo.Context) error {
-	g, err := t.game(c)
-	if err != nil {
+	if _, err := t.game(c); err != nil {
 		return err
 	}
 	n, err := strconv.Atoi(c.Param("number"))
@@ -236,22 +244,17 @@ func (t *tournamentRoutes) postCorrection(c echo.Context) error {
 	if err := bindStrict(c, "the hand's corrected outcome", &p); err != nil {
 		return err
 	}
-	id := c.Param("id")
 	var rec *tournament.HandRecord
-	err = t.records.UpdateLogs(c.Request().Context(), []string{id}, func(tx *referee.LogTx) error {
+	id := c.Param("id")
+	g, err := t.changeGame(c.Request().Context(), id, func(tx *referee.LogTx, g *tableGame) error {
 		var err error
-		if g, err = t.lockedGame(tx, id); err != nil {
-			return err
-		}
 		rec, err = app.CorrectHand(g.game, n, p, func() error {
 			return appendEntry(tx, id, logCorrect, string(callerOf(c).role), handCorrection{Hand: n, Play: p})
 		})
-		written(tx, id, g)
 		return err
 	})
 	if err != nil {
-		return storeProblem(err)
+		return err
 	}
-	t.keep(id, g)
 	return c.JSON(http.StatusOK, HandResponse{Hand: rec, Scores: g.game.Scores, Sticks: g.game.Sticks, Over: g.game.Over, Versions: t.s.versions()})
 }
