@@ -5,6 +5,7 @@ import (
 	"container/list"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"io"
 	"mime"
 	"mime/multipart"
@@ -71,6 +72,18 @@ func (s *idempotency) entryCap() int {
 // maxKeyLen bounds a client's key; the IETF draft suggests UUIDs.
 const maxKeyLen = 255
 
+// ctxIdemKey is where the middleware leaves the digest of a request's
+// scoped Idempotency-Key, for a handler whose write must carry it: a
+// write committed by a replica that died before its answer was kept is
+// then found by the retry instead of being made twice.
+const ctxIdemKey = "mjscan.idempotency_key"
+
+// idemKeyOf is the digest of the request's scoped Idempotency-Key, or "".
+func idemKeyOf(c echo.Context) string {
+	k, _ := c.Get(ctxIdemKey).(string)
+	return k
+}
+
 func (s *idempotency) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		key := c.Request().Header.Get("Idempotency-Key")
@@ -91,6 +104,8 @@ func (s *idempotency) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 		key = c.Request().Method + " " + c.Request().URL.Path + "?overlay=" + c.QueryParam("overlay") +
 			" " + tokenHash(c.Request().Header.Get(echo.HeaderAuthorization)) + " " + key
 		hash := uploadDigest(c.Request().Header.Get(echo.HeaderContentType), body)
+		sum := sha256.Sum256([]byte(key))
+		c.Set(ctxIdemKey, hex.EncodeToString(sum[:]))
 		if s.shared != nil {
 			return s.shared.serve(c, next, s, key, hash)
 		}

@@ -184,6 +184,45 @@ func jpegLikeForm(t *testing.T) []byte {
 	return body
 }
 
+// TestReplicasWrittenNeverAnswered: a replica that wrote a keyed hand
+// and died before its answer was kept leaves only a claim, which lapses;
+// the retry on another replica then runs again, and finds the hand in the
+// game's log instead of recording it a second time (seen in make hall:
+// a hand twice after 503 and 409).
+func TestReplicasWrittenNeverAnswered(t *testing.T) {
+	tourBackends(t, func(t *testing.T, c referee.Config) {
+		a, b := startReplica(t, c, nil), startReplica(t, c, nil)
+		if g := call(t, "POST", a.url+"/v1/games", testOrganizerToken, gameBody); g.status != 201 {
+			t.Fatalf("game: %d %s", g.status, g.body)
+		}
+		first := keyed(t, "POST", a.url+"/v1/games/Q1/hands", testRefereeToken, handBody, "hand-lost")
+		if first.status != 201 {
+			t.Fatalf("hand: %d %s", first.status, first.body)
+		}
+		// The answer is gone as if never kept (every key lapsed).
+		if _, err := a.store.PurgeKeys(context.Background(), time.Now().Add(1000*time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		retry := keyed(t, "POST", b.url+"/v1/games/Q1/hands", testRefereeToken, handBody, "hand-lost")
+		if retry.status != 201 {
+			t.Fatalf("the retry: %d %s", retry.status, retry.body)
+		}
+		for _, r := range []*replica{a, b} {
+			game := call(t, "GET", r.url+"/v1/games/Q1", testOrganizerToken, "")
+			if n := handsIn(t, game.body); n != 1 {
+				t.Errorf("the hand whose answer was lost was recorded %d times: %s", n, game.body)
+			}
+		}
+		// Without a key, the same outcome sent again is a new hand.
+		if h := call(t, "POST", b.url+"/v1/games/Q1/hands", testRefereeToken, `{"outcome":"draw","tenpai":[1]}`); h.status != 201 {
+			t.Fatalf("a second hand: %d %s", h.status, h.body)
+		}
+		if n := handsIn(t, call(t, "GET", a.url+"/v1/games/Q1", testOrganizerToken, "").body); n != 2 {
+			t.Errorf("after a second hand the game has %d hands, want 2", n)
+		}
+	})
+}
+
 // TestReplicasConcurrentHands: hands appended to one game at once through
 // two replicas are each recorded exactly once, in one chain of digests
 // that checks, and the game reads the same on both.

@@ -33,6 +33,10 @@ type tableGame struct {
 	// stopped says why the replay stopped at a hand that no longer
 	// settles: the game takes no more entries.
 	stopped string
+	// keys are the hands recorded with an Idempotency-Key: the key's
+	// digest and the hand's number. A retry whose first try was written
+	// but never answered (its replica died) finds its hand here.
+	keys map[string]int
 }
 
 // lockedGame rebuilds a game from its log inside tx (which holds the log's
@@ -50,6 +54,14 @@ func (t *tournamentRoutes) lockedGame(tx *referee.LogTx, id string) (*tableGame,
 		return nil, tamperedProblem(g.stopped)
 	}
 	return g, nil
+}
+
+// keyHand notes that the game's last hand was recorded with key.
+func (g *tableGame) keyHand(key string) {
+	if g.keys == nil {
+		g.keys = map[string]int{}
+	}
+	g.keys[key] = len(g.game.Hands)
 }
 
 // changeGame changes game id under its log's lock: the game is rebuilt
@@ -194,12 +206,19 @@ func (t *tournamentRoutes) postHand(c echo.Context) error {
 		return err
 	}
 	var rec *tournament.HandRecord
-	id := c.Param("id")
+	id, key := c.Param("id"), idemKeyOf(c)
 	g, err := t.changeGame(c.Request().Context(), id, func(tx *referee.LogTx, g *tableGame) error {
+		if n, ok := g.keys[key]; ok && key != "" {
+			rec = &g.game.Hands[n-1] // written before, never answered
+			return nil
+		}
 		var err error
 		rec, err = app.RecordHand(g.game, p, func() error {
-			return appendEntry(tx, id, logPlay, string(callerOf(c).role), p)
+			return appendEntry(tx, id, logPlay, string(callerOf(c).role), playEntry{Play: p, Key: key})
 		})
+		if err == nil && key != "" {
+			g.keyHand(key)
+		}
 		return err
 	})
 	if err != nil {

@@ -26,6 +26,13 @@ const (
 	logEnd     = "end"
 )
 
+// playEntry is a play entry of a game's log: the hand's outcome, and the
+// digest of the Idempotency-Key it was sent with, if any.
+type playEntry struct {
+	tournament.Play
+	Key string `json:"idempotency_key,omitempty"`
+}
+
 // handCorrection is a correct entry of a game's log: hand Hand (counted
 // from 1) is to be read as Play. The entry it corrects stays in the log.
 type handCorrection struct {
@@ -60,10 +67,13 @@ replay:
 	for _, e := range log[1:] {
 		switch e.Kind {
 		case logPlay:
-			var p tournament.Play
+			var p playEntry
 			err := json.Unmarshal(e.Body, &p)
 			if err == nil {
-				_, err = g.Record(p)
+				_, err = g.Record(p.Play)
+			}
+			if err == nil && p.Key != "" {
+				tg.keyHand(p.Key)
 			}
 			if err != nil {
 				t.s.log.Printf("game %s entry %d: %v; replay stopped", st.ID, e.Seq, err)
