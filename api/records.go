@@ -134,6 +134,7 @@ func (t *tournamentRoutes) appendRecord(c echo.Context, overturns int64) error {
 		return err
 	}
 	r.Overturns = overturns
+	r.IdempotencyKey = idemKeyOf(c)
 	if err := t.placeRecord(c.Request().Context(), &r); err != nil {
 		return err
 	}

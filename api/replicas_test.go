@@ -213,6 +213,27 @@ func TestReplicasWrittenNeverAnswered(t *testing.T) {
 				t.Errorf("the hand whose answer was lost was recorded %d times: %s", n, game.body)
 			}
 		}
+		// A referee record and an overturn the same way.
+		lostThenRetried := func(path, body, key string) int {
+			first := keyed(t, "POST", a.url+path, testRefereeToken, body, key)
+			if first.status != 201 {
+				t.Fatalf("%s: %d %s", path, first.status, first.body)
+			}
+			if _, err := a.store.PurgeKeys(context.Background(), time.Now().Add(1000*time.Hour)); err != nil {
+				t.Fatal(err)
+			}
+			retry := keyed(t, "POST", b.url+path, testRefereeToken, body, key)
+			if retry.status != 201 || recordID(t, retry) != recordID(t, first) {
+				t.Errorf("%s retried after its answer was lost: %d %s, want record %d again", path, retry.status, retry.body, recordID(t, first))
+			}
+			return recordID(t, first)
+		}
+		id := lostThenRetried("/v1/records", recordBody, "rec-lost")
+		lostThenRetried(fmt.Sprintf("/v1/records/%d/overturn", id), `{"table":"table 1","game":"Q1","hand":1,"asked_by":"referee","engine_version":"test","rule_set":"riichi/msmc-2016","ruling":"overturned on appeal"}`, "overturn-lost")
+		recs := call(t, "GET", b.url+"/v1/records?game=Q1", testRefereeToken, "")
+		if n := strings.Count(string(recs.body), `"ruling":`); n != 2 {
+			t.Errorf("game Q1 has %d records after two lost answers retried, want 2: %s", n, recs.body)
+		}
 		// Without a key, the same outcome sent again is a new hand.
 		if h := call(t, "POST", b.url+"/v1/games/Q1/hands", testRefereeToken, `{"outcome":"draw","tenpai":[1]}`); h.status != 201 {
 			t.Fatalf("a second hand: %d %s", h.status, h.body)
@@ -549,4 +570,18 @@ func handsIn(t *testing.T, body []byte) int {
 		t.Fatalf("a game's answer: %v: %s", err, body)
 	}
 	return len(g.Hands)
+}
+
+// recordID is the id of the record in a record's answer.
+func recordID(t *testing.T, a *answer) int {
+	t.Helper()
+	var r struct {
+		Record struct {
+			ID int `json:"id"`
+		} `json:"record"`
+	}
+	if err := json.Unmarshal(a.body, &r); err != nil {
+		t.Fatalf("a record's answer: %v: %s", err, a.body)
+	}
+	return r.Record.ID
 }

@@ -14,6 +14,10 @@ import (
 type Record struct {
 	// ID is given by the store when the record is appended.
 	ID int64 `json:"id"`
+	// IdempotencyKey, when set, is the digest of the request's scoped
+	// Idempotency-Key: a second Append under it gives the first record
+	// back instead of a second one. Not shown, not in the digest.
+	IdempotencyKey string `json:"-"`
 	// At is when the record was appended (UTC, set by the store).
 	At time.Time `json:"at"`
 	// Table and Game place the decision in the tournament; Hand is the

@@ -273,6 +273,14 @@ var migrations = []migration{
 			`CREATE INDEX score_now_claims_by_hand ON score_now_claims (game, hand)`,
 		}
 	}, nil},
+	{8, "a record's Idempotency-Key, so that a retry finds a record written but never answered", func(d dialect) []string {
+		return []string{
+			// The SHA-256 of the request's scoped key; not part of the
+			// record's digest (it says how the record came, not what it is).
+			`ALTER TABLE referee_records ADD COLUMN idempotency_key TEXT`,
+			`CREATE UNIQUE INDEX referee_records_by_key ON referee_records (idempotency_key) WHERE idempotency_key IS NOT NULL`,
+		}
+	}, nil},
 }
 
 // migrate brings the schema up to date, each step in its own transaction.

@@ -208,6 +208,11 @@ func (s *Store) Append(ctx context.Context, r Record) (_ Record, err error) {
 	if err := r.validate(); err != nil {
 		return Record{}, err
 	}
+	if r.IdempotencyKey != "" {
+		if id, err := s.keyedRecord(ctx, r.IdempotencyKey); err == nil {
+			return s.get(ctx, id) // written before under this key, never answered
+		}
+	}
 	if r.Overturns != 0 {
 		old, err := s.get(ctx, r.Overturns)
 		if err != nil {
@@ -230,16 +235,27 @@ func (s *Store) Append(ctx context.Context, r Record) (_ Record, err error) {
 	err = s.inTx(ctx, func(tx *sql.Tx) error {
 		q := rebind(s.d, `INSERT INTO referee_records (at_us, table_name, game, hand, asked_by, photo_sha256,
 			model_version, engine_version, rule_set, recognized, corrections, request, claimed, computed, ruling,
-			referee, overturns, digest, digest_scheme) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`)
+			referee, overturns, digest, digest_scheme, idempotency_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`)
+		var key any
+		if r.IdempotencyKey != "" {
+			key = r.IdempotencyKey
+		}
 		err := tx.QueryRowContext(ctx, q, r.At.UnixMicro(), r.Table, r.Game, r.Hand, r.AskedBy, r.PhotoSHA256,
 			r.ModelVersion, r.EngineVersion, r.RuleSet, r.Recognized, string(corr), string(r.Request), r.Claimed,
-			string(r.Computed), r.Ruling, r.Referee, overturns, r.Digest, digestScheme).Scan(&r.ID)
+			string(r.Computed), r.Ruling, r.Referee, overturns, r.Digest, digestScheme, key).Scan(&r.ID)
 		if err != nil || r.Photo == nil {
 			return err
 		}
 		_, err = tx.ExecContext(ctx, rebind(s.d, `INSERT INTO referee_photos (record_id, photo) VALUES (?, ?)`), r.ID, r.Photo)
 		return err
 	})
+	if err != nil && r.IdempotencyKey != "" && isUnique(err) {
+		// Written before under this key, and never answered (the replica
+		// that wrote it died): the retry gets that record.
+		if id, ferr := s.keyedRecord(ctx, r.IdempotencyKey); ferr == nil {
+			return s.get(ctx, id)
+		}
+	}
 	if err != nil {
 		if r.Overturns != 0 && isUnique(err) {
 			return Record{}, fmt.Errorf("record %d: %w", r.Overturns, ErrAlreadyOverturned)
@@ -248,6 +264,12 @@ func (s *Store) Append(ctx context.Context, r Record) (_ Record, err error) {
 	}
 	r.PhotoSize, r.Photo = int64(len(r.Photo)), nil
 	return r, nil
+}
+
+// keyedRecord is the id of the record appended under an Idempotency-Key.
+func (s *Store) keyedRecord(ctx context.Context, key string) (id int64, err error) {
+	err = s.db.QueryRowContext(ctx, rebind(s.d, `SELECT id FROM referee_records WHERE idempotency_key = ?`), key).Scan(&id)
+	return id, err
 }
 
 // isDamaged says whether the database reported a damaged file or page
