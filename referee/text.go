@@ -47,6 +47,28 @@ func checkName(field, v string) error {
 	return checkString(field, v, false, MaxNameLen)
 }
 
+// CouldHold reports whether name could name a log or a table in the
+// record: a name that is not UTF-8 or holds a control character was never
+// stored (both stores refuse it), and PostgreSQL cannot even be asked
+// about one holding a NUL. Reads by such a name find nothing.
+func CouldHold(name string) bool {
+	if !utf8.ValidString(name) {
+		return false
+	}
+	for _, r := range name {
+		if unicode.IsControl(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// CheckLogName is what UpdateLogs asks of a log's name: a log whose name
+// fails it was never written.
+func CheckLogName(name string) error {
+	return checkName("the log's name", name)
+}
+
 // checkText refuses free text with control characters other than tab,
 // line feed and carriage return.
 func checkText(field, v string) error {

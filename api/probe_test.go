@@ -1,0 +1,85 @@
+package api
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"mjscan/referee"
+)
+
+// Defects found by probing the running service as a hostile client
+// (December 2026): each test failed before its fix.
+
+// TestPathIDsWithControlCharacters: a NUL in a game's, tournament's or
+// table's id in the path answered 500 on PostgreSQL (which refuses a NUL
+// in any text it is sent) where SQLite answered 404. A name the record
+// could never hold names nothing in it: 404 on both, as for any unknown
+// id.
+func TestPathIDsWithControlCharacters(t *testing.T) {
+	tourBackends(t, func(t *testing.T, c referee.Config) {
+		s := startTourService(t, c, nil)
+		s.newGameAt("Q1", "table 1", "msmc-2016")
+		for _, id := range []string{"%00", "Q%001", "%ff%fe", "%1b", strings.Repeat("x", referee.MaxNameLen+1)} {
+			for _, r := range []struct{ method, path, token, body string }{
+				{"GET", "/v1/games/" + id, testRefereeToken, ""},
+				{"GET", "/v1/games/" + id + "/mjai", testRefereeToken, ""},
+				{"POST", "/v1/games/" + id + "/hands", testRefereeToken, `{"outcome":"draw"}`},
+				{"POST", "/v1/games/" + id + "/hands/1/correct", testRefereeToken, `{"outcome":"draw"}`},
+				{"POST", "/v1/games/" + id + "/end", testOrganizerToken, ""},
+				{"GET", "/v1/tournaments/" + id, testOrganizerToken, ""},
+				{"POST", "/v1/tournaments/" + id + "/games", testOrganizerToken, `{"game":"Q1","stage":"final"}`},
+				{"POST", "/v1/tournaments/" + id + "/penalties", testOrganizerToken, `{"player":"Aiko","points":-10,"reason":"late"}`},
+				{"GET", "/v1/tables/" + id, testOrganizerToken, ""},
+				{"GET", "/v1/tables/" + id + "/frame", testOrganizerToken, ""},
+				{"POST", "/v1/tables/" + id + "/calibrate", testOrganizerToken, ""},
+				{"POST", "/v1/tables/" + id + "/score-now", testRefereeToken, `{"seat":"S","request":{"rules":"riichi"}}`},
+			} {
+				a := s.call(r.method, r.path, r.token, r.body)
+				if a.status != 404 {
+					t.Errorf("%s %.60s: %d, want 404: %.200s", r.method, r.path, a.status, a.body)
+					continue
+				}
+				wantProblem(t, a, 404, codeNotFound)
+			}
+		}
+		// The game is untouched, and still found by its own id.
+		if a := s.call("GET", "/v1/games/Q1", testRefereeToken, ""); a.status != 200 {
+			t.Fatalf("Q1: %d %s", a.status, a.body)
+		}
+	})
+}
+
+// TestRecordPhotoLearnsNothingOfOtherTables: a table token asking for
+// another table's record photo was answered 403 ("a table token sees its
+// own table's records only") and for a record that does not exist 404, so
+// it learned which record ids exist elsewhere (#16 A11, as GET
+// /v1/records/{id} already answers). Both are now "no record with this
+// id"; and a photo of an earlier game at the same table is not the
+// token's either, as its record is not.
+func TestRecordPhotoLearnsNothingOfOtherTables(t *testing.T) {
+	tourBackends(t, func(t *testing.T, c referee.Config) {
+		s := startTourService(t, c, nil)
+		s.newGameAt("Q1", "table 1", "msmc-2016")
+		if a := s.call("POST", "/v1/games/Q1/end", testOrganizerToken, ""); a.status != 200 {
+			t.Fatalf("end Q1: %d %s", a.status, a.body)
+		}
+		own := s.newGameAt("Q3", "table 1", "msmc-2016")
+		s.newGameAt("Q2", "table 2", "msmc-2016")
+		earlier := storeRecord(t, s.store, "table 1", jpegLike(64, 1)) // game Q1, at the token's table
+		theirs := storeRecord(t, s.store, "table 2", jpegLike(64, 2))
+		missing := fmt.Sprintf("GET /v1/records/%d/photo", theirs.ID+1000)
+		ask := func(req string) *answer {
+			method, path, _ := strings.Cut(req, " ")
+			return s.call(method, path, own, "")
+		}
+		for _, id := range []int64{theirs.ID, earlier.ID} {
+			sameTourProblem(t, fmt.Sprintf("record %d's photo", id), ask(fmt.Sprintf("GET /v1/records/%d/photo", id)), ask(missing), 404)
+			sameTourProblem(t, fmt.Sprintf("record %d", id), ask(fmt.Sprintf("GET /v1/records/%d", id)), ask(missing), 404)
+		}
+		// Staff still get the photo.
+		if a := s.call("GET", fmt.Sprintf("/v1/records/%d/photo", theirs.ID), testRefereeToken, ""); a.status != 200 {
+			t.Fatalf("referee reading the photo: %d %s", a.status, a.body)
+		}
+	})
+}
