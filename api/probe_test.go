@@ -83,3 +83,59 @@ func TestRecordPhotoLearnsNothingOfOtherTables(t *testing.T) {
 		}
 	})
 }
+
+// TestTrailingJSONRefused: the tournament routes read the first JSON
+// value of a body and dropped what followed, so a second hand sent in the
+// same body ({…}{…}) or trailing garbage was answered 200/201 as if the
+// body were one hand. They now refuse it as /v1/scores does, and record
+// nothing.
+func TestTrailingJSONRefused(t *testing.T) {
+	tourBackends(t, func(t *testing.T, c referee.Config) {
+		s := startTourService(t, c, nil)
+		s.newGameAt("Q1", "table 1", "msmc-2016")
+		if a := s.call("POST", "/v1/games/Q1/hands", testRefereeToken, `{"outcome":"draw"}`); a.status != 201 {
+			t.Fatalf("hand 1: %d %s", a.status, a.body)
+		}
+		for _, r := range []struct{ path, body, at string }{
+			{"/v1/games/Q1/hands", `{"outcome":"draw"}{"outcome":"draw"}`, "19"},
+			{"/v1/games/Q1/hands", "{\"outcome\":\"draw\"}\n x", "21"},
+			{"/v1/games/Q1/hands/1/correct", `{"outcome":"draw"} []`, "20"},
+			{"/v1/records/1/confirm", `{} {}`, "4"},
+		} {
+			a := s.call("POST", r.path, testRefereeToken, r.body)
+			wantProblem(t, a, 400, "bad_request")
+			if want := "something follows it at character " + r.at + "; send one JSON object only"; !strings.Contains(a.str("detail"), want) {
+				t.Errorf("%s %q: detail %q, want it to say %q", r.path, r.body, a.str("detail"), want)
+			}
+		}
+		a := s.call("GET", "/v1/games/Q1", testRefereeToken, "")
+		if hands := a.json["hands"].([]any); len(hands) != 1 || a.json["corrected"] != nil {
+			t.Fatalf("a refused body changed the game: %s", a.body)
+		}
+	})
+}
+
+// TestRecordRefusalSaidOnce: a control character in a hand's text was
+// refused with its sentence said twice over ("the entry holds … text: the
+// entry holds … text"), naming "the entry", the game log's, not the field
+// the player sent. It is said once, naming the field.
+func TestRecordRefusalSaidOnce(t *testing.T) {
+	tourBackends(t, func(t *testing.T, c referee.Config) {
+		s := startTourService(t, c, nil)
+		s.newGameAt("Q1", "table 1", "msmc-2016")
+		for _, path := range []string{"/v1/games/Q1/hands", "/v1/games/Q1/hands/1/correct"} {
+			if path != "/v1/games/Q1/hands" {
+				if a := s.call("POST", "/v1/games/Q1/hands", testRefereeToken, `{"outcome":"draw"}`); a.status != 201 {
+					t.Fatalf("hand 1: %d %s", a.status, a.body)
+				}
+			}
+			a := s.call("POST", path, testRefereeToken, `{"outcome":"draw","note":"late\u0007"}`)
+			wantProblem(t, a, 400, "bad_request")
+			d := a.str("detail")
+			const want = `the request's "note" holds a control character (U+0007): remove it; only tabs and line breaks are allowed in this text`
+			if d != want {
+				t.Errorf("%s: detail %q, want %q", path, d, want)
+			}
+		}
+	})
+}

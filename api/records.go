@@ -28,6 +28,8 @@ func storeProblem(err error) error {
 	switch {
 	case err == nil:
 		return nil
+	case isFault(err):
+		return err // said already (a log entry refused inside UpdateLogs)
 	case errors.Is(err, referee.ErrInvalid):
 		return fault.Wrap(err, fault.Invalid, scoring.CodeBadRequest, err.Error())
 	case errors.Is(err, referee.ErrTampered):
@@ -38,6 +40,11 @@ func storeProblem(err error) error {
 		return fault.Wrap(err, fault.Unavailable, codeRecordUnavailable, "the referee record cannot be written just now, so nothing was recorded: tell the organiser, and try again once it is fixed")
 	}
 	return err
+}
+
+func isFault(err error) bool {
+	_, ok := fault.As(err)
+	return ok
 }
 
 // tamperedProblem is a record that fails its check: a conflict, since

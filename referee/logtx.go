@@ -157,7 +157,7 @@ func (e *GameEvent) check() error {
 			return err
 		}
 	}
-	return checkJSON("the entry", e.Body)
+	return checkJSON("the request", e.Body) // an entry's body is what a request sent
 }
 
 // GameLog reads one game's (or tournament's) log and checks each entry
