@@ -139,3 +139,34 @@ func TestRecordRefusalSaidOnce(t *testing.T) {
 		}
 	})
 }
+
+// TestConfirmNoteNamed: a confirmation's note that was too long or held a
+// control character was refused as "ruling is 5084 characters long" or
+// "ruling holds a control character", a field the referee never sent
+// (the note goes into the ruling). The note is checked as the note, and
+// the proposal still awaits the referee.
+func TestConfirmNoteNamed(t *testing.T) {
+	tourBackends(t, func(t *testing.T, c referee.Config) {
+		s := startTourService(t, c, nil)
+		s.newGameAt("Q1", "table 1", "msmc-2016")
+		a := s.call("POST", "/v1/records", testRefereeToken, `{"table":"table 1","game":"Q1","hand":1,"asked_by":"table 1","rule_set":"riichi/msmc-2016",`+
+			`"ruling":"proposed by the camera: awaiting the referee","request":{"rules":"riichi","hand":"234m234p234s678s55p","win_tile":"8s"},"computed":{"ok":true,"rules":"riichi"}}`)
+		if a.status != 201 {
+			t.Fatalf("proposal: %d %s", a.status, a.body)
+		}
+		at := fmt.Sprintf("/v1/records/%d/confirm", int(a.json["record"].(map[string]any)["id"].(float64)))
+		for _, r := range []struct{ note, want string }{
+			{strings.Repeat("a", 5000), "the note is 5000 characters long: say it in at most 500"},
+			{`late\u0000`, "the note holds a control character (U+0000): remove it; only tabs and line breaks are allowed in it"},
+		} {
+			a := s.call("POST", at, testRefereeToken, `{"note":"`+r.note+`"}`)
+			wantProblem(t, a, 400, "bad_request")
+			if d := a.str("detail"); d != r.want {
+				t.Errorf("note %.20q: detail %q, want %q", r.note, d, r.want)
+			}
+		}
+		if a := s.call("POST", at, testRefereeToken, `{"note":"as read,\nchecked twice"}`); a.status != 201 {
+			t.Fatalf("confirm with a fine note: %d %s", a.status, a.body)
+		}
+	})
+}
