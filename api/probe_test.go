@@ -170,3 +170,25 @@ func TestConfirmNoteNamed(t *testing.T) {
 		}
 	})
 }
+
+// TestNotationNamesWholeCharacters: a character outside the notation
+// was named by its first byte, so a mahjong tile emoji (U+1F004) came back
+// as "unexpected 'ð'" and a byte that is not UTF-8 as 'ÿ'. The message
+// names the character the player typed, and a broken byte as such.
+func TestNotationNamesWholeCharacters(t *testing.T) {
+	_, ts := newTestServer(t, nil, nil)
+	for _, c := range []struct{ query, want string }{
+		{"notation=mcr&mpsz=%F0%9F%80%84", `unexpected '🀄': MCR notation uses`},
+		{"notation=mcr&mpsz=%5B%F0%9F%80%84%5D", `unexpected '🀄': MCR notation uses`},
+		{"notation=mcr&mpsz=%FF%FE", `unexpected byte 0xff (not UTF-8 text)`},
+		{"mpsz=12%C3%A9m", `unexpected 'é': want a digit`},
+		{"mpsz=123m,1%F0%9F%80%842m", `unexpected '🀄' in a meld`},
+		{"mpsz=%FF", `unexpected byte 0xff (not UTF-8 text)`},
+	} {
+		a := get(t, ts.URL+"/v1/notation?"+c.query)
+		wantProblem(t, a, 400, "bad_request")
+		if d := a.str("detail"); !strings.Contains(d, c.want) {
+			t.Errorf("%s: detail %q, want it to say %q", c.query, d, c.want)
+		}
+	}
+}
