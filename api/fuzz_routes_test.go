@@ -53,7 +53,7 @@ var (
 			`{"table":"other","ruling":"x"}`}},
 		{path: "/v1/records/1/confirm", token: testRefereeToken, seeds: []string{``, `{"referee":"Head Referee","note":"as read"}`,
 			`{"request":{"hand":"123m234p234s678s55p","win_tile":"8s"}}`, `{"request":{"rules":"mcr"}}`, `{"win":{"from":2,"riichi":[1]}}`,
-			`{} {}`, `{"note":"\u0000"}`, `{"note":"\ud800"}`, `{"note":"`+strings.Repeat("n", 600)+`"}`, `{"referee":"\u001b[31m"}`, `{"win":{"from":9}}`, `{"win":{}}`}},
+			`{} {}`, `{"note":"\u0000"}`, `{"note":"\ud800"}`, `{"note":"` + strings.Repeat("n", 600) + `"}`, `{"referee":"\u001b[31m"}`, `{"win":{"from":9}}`, `{"win":{}}`}},
 	}
 	tournamentRoutesFuzzed = []jsonRoute{
 		{path: "/v1/tournaments", token: testOrganizerToken, seeds: []string{`{"id":"T2","entrants":["A","B","C","D"]}`,
@@ -261,7 +261,7 @@ func FuzzPathIDs(f *testing.F) {
 			req := jsonRequest(r.path, r.token, r.body)
 			req.Method = r.method
 			rec := serveDirect(s, req)
-			if r.path == "/v1/tables/table%201/frame" || rec.Header().Get("Content-Type") == "image/jpeg" {
+			if rec.Code == http.StatusOK && strings.HasPrefix(rec.Header().Get("Content-Type"), "image/") {
 				continue // the camera's frame itself
 			}
 			wellFormed(t, r.method+" "+r.path, rec)

@@ -1,7 +1,11 @@
 package api
 
 import (
+	"bytes"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -190,5 +194,23 @@ func TestNotationNamesWholeCharacters(t *testing.T) {
 		if d := a.str("detail"); !strings.Contains(d, c.want) {
 			t.Errorf("%s: detail %q, want it to say %q", c.query, d, c.want)
 		}
+	}
+}
+
+// TestTableFramePNG: a camera may answer a PNG (the camera takes JPEG or
+// PNG), but the frame was always labelled image/jpeg, with nosniff, so
+// the desk was handed a PNG said to be a JPEG. The label is the frame's
+// own.
+func TestTableFramePNG(t *testing.T) {
+	frame := pngOf(200, 100)
+	cam := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(frame) }))
+	defer cam.Close()
+	s := startTourService(t, referee.Config{SQLitePath: filepath.Join(t.TempDir(), "r.db")}, nil)
+	if a := s.call("POST", "/v1/tables", testOrganizerToken, `{"table":"table 1","snapshot_url":"`+cam.URL+`/snapshot.png"}`); a.status != 201 {
+		t.Fatalf("register: %d %s", a.status, a.body)
+	}
+	a := s.call("GET", "/v1/tables/table%201/frame", testOrganizerToken, "")
+	if a.status != 200 || a.header.Get("Content-Type") != "image/png" || !bytes.Equal(a.body, frame) {
+		t.Fatalf("a PNG frame: %d as %q, %d bytes", a.status, a.header.Get("Content-Type"), len(a.body))
 	}
 }
