@@ -214,3 +214,34 @@ func TestTableFramePNG(t *testing.T) {
 		t.Fatalf("a PNG frame: %d as %q, %d bytes", a.status, a.header.Get("Content-Type"), len(a.body))
 	}
 }
+
+// TestIdempotencyMessagesFitTheRoute: a key reused with another body on a
+// JSON route (recording a hand) was answered "already used for a
+// different upload: use a new key for a new photo", and one still running
+// "the first upload … is still being read": words for the photo routes
+// only, as "send a smaller photo" was on JSON routes (#16 A14). They
+// speak of the request, on every route.
+func TestIdempotencyMessagesFitTheRoute(t *testing.T) {
+	tourBackends(t, func(t *testing.T, c referee.Config) {
+		s := startTourService(t, c, nil)
+		s.newGameAt("Q1", "table 1", "msmc-2016")
+		send := func(body string) *answer {
+			req, _ := http.NewRequest("POST", s.u+"/v1/games/Q1/hands", strings.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Authorization", "Bearer "+testRefereeToken)
+			req.Header.Set("Idempotency-Key", "hand-1")
+			return do(t, req)
+		}
+		if a := send(`{"outcome":"draw"}`); a.status != 201 {
+			t.Fatalf("hand 1: %d %s", a.status, a.body)
+		}
+		a := send(`{"outcome":"draw","note":"another"}`)
+		wantProblem(t, a, 422, codeIdemConflict)
+		if d, want := a.str("detail"), "this Idempotency-Key was already used with a different request: send a new key with each new request"; d != want {
+			t.Errorf("key reused: %q, want %q", d, want)
+		}
+		if d, want := idemInFlight().Detail, "the first request with this Idempotency-Key is still running: try again in a moment"; d != want {
+			t.Errorf("key in flight: %q, want %q", d, want)
+		}
+	})
+}
