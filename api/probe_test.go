@@ -245,3 +245,26 @@ func TestIdempotencyMessagesFitTheRoute(t *testing.T) {
 		}
 	})
 }
+
+// TestForbiddenSaysAnOrganiser: the organiser's token on a referee's
+// route was told "a organizer token may not do this".
+func TestForbiddenSaysAnOrganiser(t *testing.T) {
+	ts := newTournamentServer(t)
+	for token, want := range map[string]string{
+		testOrganizerToken: "an organizer token may not do this; ask the referee",
+		testRefereeToken:   "a referee token may not do this; ask the organizer",
+	} {
+		path := "/v1/records"
+		if token == testRefereeToken {
+			path = "/v1/standings"
+		}
+		a := call(t, "POST", ts.URL+path, token, `{}`)
+		if path == "/v1/standings" {
+			a = call(t, "GET", ts.URL+path, token, "")
+		}
+		wantProblem(t, a, 403, codeForbidden)
+		if d := a.str("detail"); d != want {
+			t.Errorf("%s: %q, want %q", path, d, want)
+		}
+	}
+}
