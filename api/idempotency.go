@@ -205,14 +205,15 @@ func (s *idempotency) begin(key string, hash [32]byte) (*idemEntry, *Problem) {
 	return nil, nil
 }
 
-// idemReused answers a key sent again with another upload.
+// idemReused answers a key sent again with another upload or body (the
+// words fit every route: a hand recorded as well as a photo).
 func idemReused() *Problem {
-	return problem(http.StatusUnprocessableEntity, codeIdemConflict, "this Idempotency-Key was already used for a different upload: use a new key for a new photo")
+	return problem(http.StatusUnprocessableEntity, codeIdemConflict, "this Idempotency-Key was already used with a different request: send a new key with each new request")
 }
 
 // idemInFlight answers a key whose first request is still running.
 func idemInFlight() *Problem {
-	p := problem(http.StatusConflict, codeIdemInFlight, "the first upload with this Idempotency-Key is still being read; try again in a moment")
+	p := problem(http.StatusConflict, codeIdemInFlight, "the first request with this Idempotency-Key is still running: try again in a moment")
 	p.RetryAfter = 1
 	return p
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
@@ -67,6 +69,9 @@ func (t *tournamentRoutes) postConfirm(c echo.Context) error {
 		if err := tournament.CheckName("referee", in.Referee); err != nil {
 			return idProblem(err)
 		}
+	}
+	if err := checkConfirmNote(in.Note); err != nil {
+		return err
 	}
 	ctx := c.Request().Context()
 	chain, err := t.records.InForce(ctx, id)
@@ -192,6 +197,27 @@ func handBeingPlayed(g *tableGame, rec referee.Record) error {
 	next := g.game.Next()
 	if next == nil || next.Number != rec.Hand {
 		return fault.Newf(fault.Conflict, scoring.CodeBadRequest, "proposal %d is for hand %d of game %s, which is not the hand being played: confirm it without win, and correct the game's hands if need be", rec.Overturns, rec.Hand, rec.Game)
+	}
+	return nil
+}
+
+// maxConfirmNote caps a confirmation's note, as a hand's note is capped:
+// it goes into the ruling beside the score's summary.
+const maxConfirmNote = 500
+
+// checkConfirmNote refuses a note the ruling could not keep, naming the
+// note (the record would name the ruling, which the referee never sent).
+func checkConfirmNote(note string) error {
+	if n := utf8.RuneCountInString(note); n > maxConfirmNote {
+		return fault.Newf(fault.Invalid, scoring.CodeBadRequest, "the note is %d characters long: say it in at most %d", n, maxConfirmNote)
+	}
+	if !utf8.ValidString(note) {
+		return fault.New(fault.Invalid, scoring.CodeBadRequest, "the note is not UTF-8 text: send it as UTF-8")
+	}
+	for _, r := range note {
+		if unicode.IsControl(r) && r != '\t' && r != '\n' && r != '\r' {
+			return fault.Newf(fault.Invalid, scoring.CodeBadRequest, "the note holds a control character (%U): remove it; only tabs and line breaks are allowed in it", r)
+		}
 	}
 	return nil
 }

@@ -189,7 +189,7 @@ func TestRecordsListWithoutPhotos(t *testing.T) {
 			wantProblem(t, call(t, "GET", u+"/v1/records/99999/photo", testRefereeToken, ""), 404, codeNotFound)
 			wantProblem(t, call(t, "GET", fmt.Sprintf("%s/v1/records/%d/photo", u, ids[3]), "", ""), 401, codeUnauthorized)
 			other := call(t, "POST", u+"/v1/games", testOrganizerToken, strings.ReplaceAll(strings.ReplaceAll(gameBody, "Q1", "Q2"), "table 1", "table 2")).str("table_token")
-			wantProblem(t, call(t, "GET", fmt.Sprintf("%s/v1/records/%d/photo", u, ids[3]), other, ""), 403, codeForbidden)
+			wantProblem(t, call(t, "GET", fmt.Sprintf("%s/v1/records/%d/photo", u, ids[3]), other, ""), 404, codeNotFound) // as for none (#16 A11)
 
 			// A photo changed in the database: the listing, which does not
 			// read photos, still answers; the photo itself is refused.

@@ -12,7 +12,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"mjscan/internal/fault"
 	"mjscan/referee"
+	"mjscan/scoring"
 )
 
 // TournamentConfig holds the tokens of tournament staff. Referee actions
@@ -134,6 +136,13 @@ func decodeStrict(body []byte, v any) error {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		return jsonProblem(err, v, "the request")
+	}
+	// What follows the value is refused, as json.Unmarshal does on the
+	// other routes: a second hand in the body must not pass unseen.
+	end := int(dec.InputOffset())
+	if rest := body[end:]; len(bytes.TrimSpace(rest)) > 0 {
+		at := end + len(rest) - len(bytes.TrimLeft(rest, " \t\r\n")) + 1
+		return fault.Newf(fault.Invalid, scoring.CodeBadRequest, "the request is not valid JSON: something follows it at character %d; send one JSON object only", at)
 	}
 	return nil
 }

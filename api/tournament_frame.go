@@ -27,10 +27,15 @@ func (t *tournamentRoutes) getFrame(c echo.Context) error {
 	if err != nil {
 		return fault.Wrap(err, fault.Upstream, codeRecognition, err.Error())
 	}
-	// The camera answers one JPEG (calibration.Camera refuses anything
-	// else), which the page shows as an image and nothing more.
+	// The camera answers one JPEG or PNG (calibration.Camera refuses
+	// anything else), which the page shows as an image and nothing more;
+	// with nosniff, the label must be the frame's own.
+	ctype := "image/jpeg"
+	if http.DetectContentType(frame) == "image/png" {
+		ctype = "image/png"
+	}
 	h := c.Response().Header()
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Content-Type-Options", "nosniff")
-	return c.Blob(http.StatusOK, "image/jpeg", frame)
+	return c.Blob(http.StatusOK, ctype, frame)
 }

@@ -149,6 +149,9 @@ func (t *tournamentRoutes) postTournamentGame(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	id := c.Param("id")
+	if referee.CheckLogName(tournamentLogPrefix+id) != nil {
+		return noTournament() // no tournament was ever written under it
+	}
 	by := string(callerOf(c).role)
 	var view map[string]any
 	err := t.records.UpdateLogs(ctx, []string{in.Game, tournamentLogPrefix + id}, func(tx *referee.LogTx) error {
@@ -208,6 +211,9 @@ func (t *tournamentRoutes) postPenalty(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	id := c.Param("id")
+	if referee.CheckLogName(tournamentLogPrefix+id) != nil {
+		return noTournament() // no tournament was ever written under it
+	}
 	var view map[string]any
 	err := t.records.UpdateLogs(ctx, []string{tournamentLogPrefix + id}, func(tx *referee.LogTx) error {
 		st, err := t.lockedTour(tx, id, func(g string) (*tableGame, error) { return t.peekedGame(tx, g) })

@@ -84,6 +84,9 @@ func (s *Store) TableSetups(ctx context.Context) (_ map[string]TableSetup, _ []s
 // in force fails its digest, which problems then says).
 func (s *Store) TableSetupOf(ctx context.Context, table string) (_ TableSetup, found bool, problems []string, err error) {
 	defer s.observe(&err)
+	if !CouldHold(table) {
+		return TableSetup{}, false, nil, nil
+	}
 	setups, problems, err := s.tableSetups(ctx, rebind(s.d, `SELECT table_name, at_us, by_whom, body, digest FROM table_setups WHERE table_name = ? ORDER BY id`), table)
 	if err != nil {
 		return TableSetup{}, false, nil, err

@@ -47,6 +47,28 @@ func checkName(field, v string) error {
 	return checkString(field, v, false, MaxNameLen)
 }
 
+// CouldHold reports whether name could name a log or a table in the
+// record: a name that is not UTF-8 or holds a control character was never
+// stored (both stores refuse it), and PostgreSQL cannot even be asked
+// about one holding a NUL. Reads by such a name find nothing.
+func CouldHold(name string) bool {
+	if !utf8.ValidString(name) {
+		return false
+	}
+	for _, r := range name {
+		if unicode.IsControl(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// CheckLogName is what UpdateLogs asks of a log's name: a log whose name
+// fails it was never written.
+func CheckLogName(name string) error {
+	return checkName("the log's name", name)
+}
+
 // checkText refuses free text with control characters other than tab,
 // line feed and carriage return.
 func checkText(field, v string) error {
@@ -89,6 +111,12 @@ func checkJSON(field string, raw []byte) error {
 		return invalid("%s is %d KiB: at most %d KiB are kept", field, len(raw)>>10, MaxJSONBytes>>10)
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
+	// The message names the key a refused value is under, which is the
+	// field the client sent: each open object says whether its next
+	// string is a key.
+	type level struct{ object, wantKey bool }
+	var open []level
+	key := ""
 	for {
 		tok, err := dec.Token()
 		if err == io.EOF {
@@ -97,10 +125,31 @@ func checkJSON(field string, raw []byte) error {
 		if err != nil {
 			return invalid("%s must be JSON", field)
 		}
-		if s, ok := tok.(string); ok {
-			if err := checkString(field, s, true, MaxJSONBytes); err != nil {
+		top := len(open) - 1
+		switch v := tok.(type) {
+		case json.Delim:
+			if v == '{' || v == '[' {
+				open = append(open, level{object: v == '{', wantKey: v == '{'})
+				continue
+			}
+			open = open[:top]
+		case string:
+			isKey := top >= 0 && open[top].wantKey
+			name := field
+			if !isKey && key != "" {
+				name = fmt.Sprintf("%s's %q", field, key)
+			}
+			if err := checkString(name, v, true, MaxJSONBytes); err != nil {
 				return err
 			}
+			if isKey {
+				key, open[top].wantKey = v, false
+				continue
+			}
+		}
+		// A value ended: the object it is in wants a key next.
+		if top := len(open) - 1; top >= 0 && open[top].object {
+			open[top].wantKey = true
 		}
 	}
 }

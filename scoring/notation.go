@@ -2,7 +2,9 @@ package scoring
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // SyntaxError says where a tile string went wrong and what was expected
@@ -55,7 +57,7 @@ func AppendTiles(dst []Tile, s string) ([]Tile, error) {
 			}
 			pending = 0
 		default:
-			return dst[:start], &SyntaxError{s, i, fmt.Sprintf("unexpected %q: want a digit or one of the suit letters m p s z f k j", c)}
+			return dst[:start], &SyntaxError{s, i, fmt.Sprintf("unexpected %s: want a digit or one of the suit letters m p s z f k j", QuoteCharAt(s, i))}
 		}
 	}
 	if pending > 0 {
@@ -172,7 +174,7 @@ func parseMPSZGroup(full string, offset int, g string) ([]Tile, error) {
 			out = append(out, t)
 		case c == ' ':
 		default:
-			return nil, &SyntaxError{full, offset + i, fmt.Sprintf("unexpected %q: want a digit or a suit letter", c)}
+			return nil, &SyntaxError{full, offset + i, fmt.Sprintf("unexpected %s: want a digit or a suit letter", QuoteCharAt(g, i))}
 		}
 	}
 	return out, nil
@@ -208,7 +210,7 @@ func parseMeldGroup(full string, offset int, g string) (Meld, error) {
 			}
 			marker, markerAt = c, len(digits)
 		default:
-			return bad(i, fmt.Sprintf("unexpected %q in a meld: want digits, one suit letter and a marker - = +", c))
+			return bad(i, fmt.Sprintf("unexpected %s in a meld: want digits, one suit letter and a marker - = +", QuoteCharAt(g, i)))
 		}
 	}
 	if letter == 0 {
@@ -311,4 +313,15 @@ func (m Meld) MPSZ() string {
 		b.WriteByte(suitLetters[m.Tiles[0].Suit()])
 	}
 	return b.String()
+}
+
+// QuoteCharAt quotes, for a message, the character that starts at byte i
+// of s: the whole character ('🀄', not the 'ð' of its first byte), and a
+// byte that is not UTF-8 as what it is.
+func QuoteCharAt(s string, i int) string {
+	r, n := utf8.DecodeRuneInString(s[i:])
+	if r == utf8.RuneError && n <= 1 {
+		return fmt.Sprintf("byte %#x (not UTF-8 text)", s[i])
+	}
+	return strconv.QuoteRune(r)
 }

@@ -217,7 +217,7 @@ func ParseMCR(s string) (MCRHand, error) {
 			tiles = tiles[:0:0]
 			inMeld, offer = false, -1
 		default:
-			return h, syntaxErr(s, i, "unexpected %q: MCR notation uses digits with m s p z, the letters E S W N C F P, and [ , ] for melds", c)
+			return h, syntaxErr(s, i, "unexpected %s: MCR notation uses digits with m s p z, the letters E S W N C F P, and [ , ] for melds", scoring.QuoteCharAt(s, i))
 		}
 		if err != nil {
 			return h, err
