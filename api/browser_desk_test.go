@@ -385,8 +385,12 @@ func TestBrowserOrganiserDesk(t *testing.T) {
 		t.Errorf("the proposal shows %d tiles and %q", tiles, proposed)
 	}
 	shots(t, ctx, "organiser-score-now")
+	var refField int
+	run(t, ctx, "the desk asks for no other token", count(`input[type=password]:not(#token), #ref-token`, &refField))
+	if refField != 0 {
+		t.Errorf("the organiser desk asks for %d other tokens: the organiser token does the whole job", refField)
+	}
 	run(t, ctx, "confirm it in one tap",
-		chromedp.SendKeys("#ref-token", testRefereeToken, chromedp.ByQuery),
 		click("#proposal-confirm"),
 		pageWaits(`/Hand 1 confirmed/.test(document.getElementById("sn-status").textContent)`),
 		visible("#game-hands"),
@@ -461,6 +465,77 @@ func TestBrowserOrganiserDesk(t *testing.T) {
 	if typed["hand"] != "123m456p789s11z" || !strings.Contains(fmt.Sprint(typed["melds"]), "666z") || !strings.Contains(typedNote, "Chloe +") || !strings.Contains(typedNote, "Dev -") {
 		t.Errorf("the typed hand was recorded as %v (deltas %s); the desk says %q", typed, deltas, typedNote)
 	}
+
+	// An exhaustive draw: Aiko (in riichi) and Ben tenpai, Chloe and Dev
+	// noten; the fields a draw does not take are hidden.
+	var drawNote, drawHidden string
+	run(t, ctx, "enter an exhaustive draw",
+		choose("#hand-outcome", "draw"),
+		visible("#hand-tenpai"),
+		chromedp.Evaluate(`["hand-player-box", "hand-from-box", "hand-win-box"].filter((id) => !document.getElementById(id).getClientRects().length).join(" ")`, &drawHidden),
+		click("#hand-tenpai-0"),
+		click("#hand-tenpai-1"),
+		click("#hand-riichi-0"),
+		click("#hand-record"),
+		pageWaits(`/Hand 4 recorded/.test(document.getElementById("hand-status").textContent)`),
+		text("#hand-status", &drawNote),
+	)
+	if drawHidden != "hand-player-box hand-from-box hand-win-box" {
+		t.Errorf("at a draw the desk hides only %q: want the winner, the discarder and the hand hidden", drawHidden)
+	}
+	g = call(t, "GET", ts.URL+"/v1/games/F1", testOrganizerToken, "")
+	hands, _ = g.json["hands"].([]any)
+	if len(hands) != 4 {
+		t.Fatalf("the game has %d hands after the draw", len(hands))
+	}
+	draw := hands[3].(map[string]any)
+	drawPlay := draw["play"].(map[string]any)
+	// Noten payments of 3000 split between the two tenpai and the two
+	// noten players, Aiko's riichi stick on the table.
+	if drawPlay["outcome"] != "draw" || fmt.Sprint(drawPlay["tenpai"]) != "[0 1]" || fmt.Sprint(drawPlay["riichi"]) != "[0]" ||
+		fmt.Sprint(draw["deltas"]) != "[500 1500 -1500 -1500]" || !strings.Contains(drawNote, "tenpai: Aiko, Ben") || !strings.Contains(drawNote, "Aiko +500") {
+		t.Errorf("the draw was recorded as %v (deltas %v); the desk says %q", drawPlay, draw["deltas"], drawNote)
+	}
+	var drawRow string
+	run(t, ctx, "the draw in the game's hands", text("#game-hands tr:last-child", &drawRow))
+	if !strings.Contains(drawRow, "draw, tenpai: Aiko, Ben") || !strings.Contains(drawRow, "Dev -1500") {
+		t.Errorf("the game's hands show the draw as %q", drawRow)
+	}
+
+	// A chombo by Dev: only the offender is asked for.
+	var chomboNote, chomboLabel string
+	run(t, ctx, "enter a chombo",
+		choose("#hand-outcome", "chombo"),
+		visible("#hand-chombo-note"),
+		text("#hand-player-label", &chomboLabel),
+		choose("#hand-player", "3"),
+		click("#hand-record"),
+		pageWaits(`/Hand 5 recorded/.test(document.getElementById("hand-status").textContent)`),
+		text("#hand-status", &chomboNote),
+	)
+	g = call(t, "GET", ts.URL+"/v1/games/F1", testOrganizerToken, "")
+	hands, _ = g.json["hands"].([]any)
+	if len(hands) != 5 {
+		t.Fatalf("the game has %d hands after the chombo", len(hands))
+	}
+	chombo := hands[4].(map[string]any)
+	chomboPlay := chombo["play"].(map[string]any)
+	var chomboDeltas []string
+	for i, d := range chombo["deltas"].([]any) {
+		chomboDeltas = append(chomboDeltas, fmt.Sprintf("%s %+d", []string{"Aiko", "Ben", "Chloe", "Dev"}[i], int(d.(float64))))
+	}
+	if chomboLabel != "Offender" || chomboPlay["outcome"] != "chombo" || chomboPlay["player"] != float64(3) ||
+		!strings.Contains(chomboNote, "chombo by Dev") || !strings.Contains(strings.ReplaceAll(chomboNote, " +0", " 0"), strings.ReplaceAll(strings.Join(chomboDeltas, ", "), " +0", " 0")) {
+		t.Errorf("the chombo was recorded as %v (deltas %v); the desk (asking for the %q) says %q", chomboPlay, chombo["deltas"], chomboLabel, chomboNote)
+	}
+	var shownScores string
+	run(t, ctx, "the scores after the chombo", text("#game-scores", &shownScores))
+	for _, sc := range g.json["scores"].([]any) {
+		if !strings.Contains(shownScores, fmt.Sprint(int(sc.(float64)))) {
+			t.Errorf("the desk shows the scores %q, the game has %v", shownScores, g.json["scores"])
+		}
+	}
+	t.Logf("after the chombo: scores %v, deltas %v", g.json["scores"], chombo["deltas"])
 
 	var standings, penalty string
 	run(t, ctx, "end the game into the finals, take a penalty",
