@@ -171,6 +171,69 @@ func TestBrowserRefereeDesk(t *testing.T) {
 		t.Errorf("the readings considered %q; the verdict %q", readings, matching)
 	}
 	shots(t, ctx, "referee-readings")
+
+	// The claim form's other fields and its errors: a han and fu claim
+	// and an MCR fan claim answer as the API's verify does; a claim of
+	// nothing, a request that is not JSON and a hand that is no win are
+	// each answered in words, with no field names of the API.
+	verdictOf := func(request, claim string) (summary string, checks []string) {
+		a := call(t, "POST", ts.URL+"/v1/verify", "", `{"request":`+request+`,"claim":`+claim+`}`)
+		if a.status != 200 {
+			t.Fatalf("the API's verify of %s %s: %d %s", request, claim, a.status, a.body)
+		}
+		for _, c := range a.json["checks"].([]any) {
+			m := c.(map[string]any)
+			checks = append(checks, fmt.Sprintf("%v%v%v", m["claimed"], m["field"], m["computed"]))
+		}
+		return a.str("summary"), checks
+	}
+	riichiHand := `{"rules":"riichi","hand":"234678s777z222z44z","win_tile":"4z","seat_wind":"S","round_wind":"E"}`
+	mcrHand := `{"rules":"mcr","hand":"123m456m789m123p55s","win_tile":"5s","tsumo":true}`
+	for _, c := range []struct{ request, field, value, claim string }{
+		{riichiHand, "han", "4", `{"han":4,"fu":40}`},
+		{mcrHand, "fan", "8", `{"fan":8}`},
+	} {
+		var got, gotChecks string
+		acts := []chromedp.Action{chromedp.SetValue("#verify-request", c.request, chromedp.ByQuery)}
+		for _, k := range []string{"points", "han", "fu", "fan"} {
+			acts = append(acts, chromedp.SetValue("#claim-"+k, "", chromedp.ByQuery))
+		}
+		acts = append(acts, chromedp.SendKeys("#claim-"+c.field, c.value, chromedp.ByQuery))
+		if c.field == "han" {
+			acts = append(acts, chromedp.SendKeys("#claim-fu", "40", chromedp.ByQuery))
+		}
+		acts = append(acts, click("#verify-go"), visible("#verdict-checks"), text("#verdict-summary", &got), text("#verdict-checks", &gotChecks))
+		run(t, ctx, "check a claim of "+c.claim, acts...)
+		summary, checks := verdictOf(c.request, c.claim)
+		if !strings.HasPrefix(got, strings.ToUpper(summary[:1])+summary[1:]) || len(checks) == 0 {
+			t.Errorf("the desk's verdict on %s is %q, the API's %q", c.claim, got, summary)
+		}
+		for _, k := range checks {
+			if !strings.Contains(gotChecks, k) {
+				t.Errorf("the desk's checks of %s read %q, leaving out the API's %q", c.claim, gotChecks, k)
+			}
+		}
+	}
+	for _, c := range []struct{ name, request, claim, want string }{
+		{"nothing claimed", riichiHand, "", "Type what the player claimed: points, han and fu, or fan."},
+		{"not JSON", `{"rules": riichi`, "8000", "The hand request is not valid JSON: fix it, or open a record that has one."},
+		{"no win", `{"rules":"riichi","hand":"123m456p789s1234z","win_tile":"4z"}`, "8000", ""},
+	} {
+		var got string
+		acts := []chromedp.Action{chromedp.SetValue("#verify-request", c.request, chromedp.ByQuery)}
+		for _, k := range []string{"points", "han", "fu", "fan"} {
+			acts = append(acts, chromedp.SetValue("#claim-"+k, "", chromedp.ByQuery))
+		}
+		if c.claim != "" {
+			acts = append(acts, chromedp.SendKeys("#claim-points", c.claim, chromedp.ByQuery))
+		}
+		acts = append(acts, click("#verify-go"), visible("#verdict .error"), text("#verdict .error", &got))
+		run(t, ctx, "a claim answered in words: "+c.name, acts...)
+		if (c.want != "" && got != c.want) || len(got) < 20 || !strings.HasSuffix(got, ".") || strings.Contains(got, "_") {
+			t.Errorf("%s: the desk says %q, want a sentence%s", c.name, got, map[bool]string{true: "", false: " " + strconv.Quote(c.want)}[c.want == ""])
+		}
+	}
+	run(t, ctx, "clear the claim", chromedp.SetValue("#claim-fu", "", chromedp.ByQuery), chromedp.SetValue("#claim-han", "", chromedp.ByQuery), chromedp.SetValue("#claim-fan", "", chromedp.ByQuery))
 	run(t, ctx, "back to the record", click(`#records .record-item[data-id="1"]`), pageWaits(`document.getElementById("verify-request").value.includes("234678s777z222z44z")`),
 		chromedp.SetValue("#claim-points", "", chromedp.ByQuery))
 	var summary, checks, breakdown string
