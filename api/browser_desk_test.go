@@ -22,6 +22,7 @@ import (
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"mjscan/referee"
 	"mjscan/scoring"
@@ -76,6 +77,48 @@ func fitsPhone(t *testing.T, ctx context.Context, where string) {
 	run(t, ctx, "fits a phone: "+where, chromedp.Evaluate(`[...document.querySelectorAll("main *")].filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1 && e.getClientRects().length).map(e => e.tagName + "#" + e.id + "." + e.className + " " + Math.round(e.getBoundingClientRect().right)).slice(0, 8)`, &wide))
 	if len(wide) > 0 {
 		t.Errorf("%s: wider than a phone: %v", where, wide)
+	}
+}
+
+// typeText sets a field's text as typing does: the value, then the
+// input event the page listens to.
+func typeText(sel, value string) chromedp.Action {
+	return chromedp.Evaluate(fmt.Sprintf(`(() => { const e = document.querySelector(%q); e.value = %q; e.dispatchEvent(new Event("input", {bubbles: true})); return true; })()`, sel, value), nil)
+}
+
+// tapTargets fails when a control the desk shows is smaller than 44 px
+// either way, a phone's least tap target (a checkbox or radio by the
+// label around it). It names what is too small.
+func tapTargets(t *testing.T, ctx context.Context, where string) {
+	t.Helper()
+	var small []string
+	run(t, ctx, "tap targets: "+where, chromedp.Evaluate(`[...document.querySelectorAll("header a, main button, main a, main input, main select, main textarea, main summary")]
+	  .filter((e) => e.getClientRects().length && getComputedStyle(e).visibility !== "hidden")
+	  .map((e) => [e, /^(checkbox|radio)$/.test(e.type) ? (e.closest("label") || e) : e])
+	  .filter(([e, box]) => { const r = box.getBoundingClientRect(); return r.width < 44 || r.height < 44; })
+	  .map(([e, box]) => { const r = box.getBoundingClientRect(); return e.tagName + "#" + e.id + "." + e.className + " " + JSON.stringify(e.textContent.trim().slice(0, 20)) + " " + Math.round(r.width) + "×" + Math.round(r.height); })`, &small))
+	if len(small) > 0 {
+		t.Errorf("%s: tap targets under 44 px: %v", where, small)
+	}
+}
+
+// tabReachesAll fails when Tab, pressed from the top of the page, does
+// not reach every control the desk shows: all of it works by keyboard.
+func tabReachesAll(t *testing.T, ctx context.Context, where string) {
+	t.Helper()
+	var n int
+	run(t, ctx, "mark the controls: "+where, chromedp.Evaluate(`(() => { const all = [...document.querySelectorAll("header a, main button, main a, main input, main select, main textarea, main summary")]
+	  .filter((e) => e.getClientRects().length && !e.disabled);
+	  all.forEach((e, i) => e.dataset.kb = i); document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); window.__kb = new Set();
+	  document.addEventListener("focusin", (ev) => { if (ev.target.dataset.kb !== undefined) window.__kb.add(ev.target.dataset.kb); });
+	  return all.length; })()`, &n))
+	for i := 0; i < n+10; i++ {
+		run(t, ctx, "tab", chromedp.KeyEvent(kb.Tab))
+	}
+	var missed []string
+	run(t, ctx, "what Tab reached: "+where, chromedp.Evaluate(`[...document.querySelectorAll("[data-kb]")].filter((e) => !window.__kb.has(e.dataset.kb)).map((e) => e.tagName + "#" + e.id + " " + JSON.stringify(e.textContent.trim().slice(0, 20)))`, &missed))
+	if n < 10 || len(missed) > 0 {
+		t.Errorf("%s: of %d controls Tab never reached %v", where, n, missed)
 	}
 }
 
@@ -194,7 +237,7 @@ func TestBrowserRefereeDesk(t *testing.T) {
 		{mcrHand, "fan", "8", `{"fan":8}`},
 	} {
 		var got, gotChecks string
-		acts := []chromedp.Action{chromedp.SetValue("#verify-request", c.request, chromedp.ByQuery)}
+		acts := []chromedp.Action{typeText("#verify-request", c.request)}
 		for _, k := range []string{"points", "han", "fu", "fan"} {
 			acts = append(acts, chromedp.SetValue("#claim-"+k, "", chromedp.ByQuery))
 		}
@@ -202,8 +245,13 @@ func TestBrowserRefereeDesk(t *testing.T) {
 		if c.field == "han" {
 			acts = append(acts, chromedp.SendKeys("#claim-fu", "40", chromedp.ByQuery))
 		}
-		acts = append(acts, click("#verify-go"), visible("#verdict-checks"), text("#verdict-summary", &got), text("#verdict-checks", &gotChecks))
+		var offered string
+		acts = append(acts, click("#verify-go"), visible("#verdict-checks"), text("#verdict-summary", &got), text("#verdict-checks", &gotChecks),
+			chromedp.Evaluate(`[...document.querySelectorAll("#verify .claim input")].filter((e) => e.getClientRects().length).map((e) => e.id).join(" ")`, &offered))
 		run(t, ctx, "check a claim of "+c.claim, acts...)
+		if want := map[string]string{"han": "claim-points claim-han claim-fu", "fan": "claim-points claim-fan"}[c.field]; offered != want {
+			t.Errorf("for %s the claim form offers %q, want %q: the fields its rule set counts in", c.claim, offered, want)
+		}
 		summary, checks := verdictOf(c.request, c.claim)
 		if !strings.HasPrefix(got, strings.ToUpper(summary[:1])+summary[1:]) || len(checks) == 0 {
 			t.Errorf("the desk's verdict on %s is %q, the API's %q", c.claim, got, summary)
@@ -220,7 +268,7 @@ func TestBrowserRefereeDesk(t *testing.T) {
 		{"no win", `{"rules":"riichi","hand":"123m456p789s1234z","win_tile":"4z"}`, "8000", ""},
 	} {
 		var got string
-		acts := []chromedp.Action{chromedp.SetValue("#verify-request", c.request, chromedp.ByQuery)}
+		acts := []chromedp.Action{typeText("#verify-request", c.request)}
 		for _, k := range []string{"points", "han", "fu", "fan"} {
 			acts = append(acts, chromedp.SetValue("#claim-"+k, "", chromedp.ByQuery))
 		}
@@ -233,7 +281,7 @@ func TestBrowserRefereeDesk(t *testing.T) {
 			t.Errorf("%s: the desk says %q, want a sentence%s", c.name, got, map[bool]string{true: "", false: " " + strconv.Quote(c.want)}[c.want == ""])
 		}
 	}
-	run(t, ctx, "clear the claim", chromedp.SetValue("#claim-fu", "", chromedp.ByQuery), chromedp.SetValue("#claim-han", "", chromedp.ByQuery), chromedp.SetValue("#claim-fan", "", chromedp.ByQuery))
+	run(t, ctx, "clear the claim", typeText("#verify-request", riichiHand), chromedp.SetValue("#claim-fu", "", chromedp.ByQuery), chromedp.SetValue("#claim-han", "", chromedp.ByQuery), chromedp.SetValue("#claim-fan", "", chromedp.ByQuery))
 	run(t, ctx, "back to the record", click(`#records .record-item[data-id="1"]`), pageWaits(`document.getElementById("verify-request").value.includes("234678s777z222z44z")`),
 		chromedp.SetValue("#claim-points", "", chromedp.ByQuery))
 	var summary, checks, breakdown string
@@ -285,11 +333,15 @@ func TestBrowserRefereeDesk(t *testing.T) {
 	oldRec, _ := old.json["record"].(map[string]any)
 	newRec, _ := newer.json["record"].(map[string]any)
 	inForce, _ := old.json["in_force"].(map[string]any)
-	if oldRec["claimed"] != "12000 points" || oldRec["referee"] != "Head referee" || !strings.Contains(fmt.Sprint(oldRec["computed"]), want) ||
+	// The ruling the desk drafted follows the last claim checked, not
+	// the first.
+	if oldRec["ruling"] != "Claim of 12000 points corrected: "+want+" points." || oldRec["claimed"] != "12000 points" || oldRec["referee"] != "Head referee" || !strings.Contains(fmt.Sprint(oldRec["computed"]), want) ||
 		newRec["overturns"] != float64(2) || inForce["id"] != float64(3) || oldRec["table"] != "table 1" || newRec["photo_sha256"] != oldRec["photo_sha256"] {
 		t.Errorf("the ruling is %v\nits overturn %v\nin force %v", oldRec, newRec, inForce)
 	}
 	fitsPhone(t, ctx, "the referee desk")
+	tapTargets(t, ctx, "the referee desk")
+	tabReachesAll(t, ctx, "the referee desk")
 	shots(t, ctx, "referee-overturn")
 	axeCheck(t, ctx, "the referee desk, an overturn")
 
@@ -479,7 +531,7 @@ func TestBrowserOrganiserDesk(t *testing.T) {
 
 	// The camera proposes the next hand too; the organiser corrects it
 	// (the pair was two whites, not two norths) before it goes in.
-	var fixedNote string
+	var fixedNote, snAfter string
 	run(t, ctx, "score now again and correct the proposal",
 		click("#sn-go"),
 		visible("#proposal-correct"),
@@ -489,7 +541,11 @@ func TestBrowserOrganiserDesk(t *testing.T) {
 		click("#hand-record"),
 		pageWaits(`/Hand 2 recorded/.test(document.getElementById("hand-status").textContent)`),
 		text("#hand-status", &fixedNote),
+		text("#sn-status", &snAfter),
 	)
+	if !strings.Contains(snAfter, "Hand 2 recorded as corrected") {
+		t.Errorf("after the corrected hand, score now still says %q", snAfter)
+	}
 	recs = call(t, "GET", ts.URL+"/v1/records?table=table%201", testRefereeToken, "")
 	list, _ = recs.json["records"].([]any)
 	g = call(t, "GET", ts.URL+"/v1/games/F1", testOrganizerToken, "")
@@ -539,6 +595,9 @@ func TestBrowserOrganiserDesk(t *testing.T) {
 		click("#hand-tenpai-0"),
 		click("#hand-tenpai-1"),
 		click("#hand-riichi-0"),
+	)
+	tapTargets(t, ctx, "the organiser desk, a draw")
+	run(t, ctx, "record the draw",
 		click("#hand-record"),
 		pageWaits(`/Hand 4 recorded/.test(document.getElementById("hand-status").textContent)`),
 		text("#hand-status", &drawNote),
@@ -591,14 +650,17 @@ func TestBrowserOrganiserDesk(t *testing.T) {
 		!strings.Contains(chomboNote, "chombo by Dev") || !strings.Contains(strings.ReplaceAll(chomboNote, " +0", " 0"), strings.ReplaceAll(strings.Join(chomboDeltas, ", "), " +0", " 0")) {
 		t.Errorf("the chombo was recorded as %v (deltas %v); the desk (asking for the %q) says %q", chomboPlay, chombo["deltas"], chomboLabel, chomboNote)
 	}
-	var shownScores string
-	run(t, ctx, "the scores after the chombo", text("#game-scores", &shownScores))
+	var shownScores, formAfter string
+	run(t, ctx, "the scores after the chombo", text("#game-scores", &shownScores),
+		chromedp.Evaluate(`document.getElementById("hand-outcome").value + " " + document.getElementById("hand-player-label").textContent + " " + !!document.getElementById("hand-chombo-note").getClientRects().length`, &formAfter))
+	if formAfter != "win Winner false" {
+		t.Errorf("after the chombo the hand form reads %q: want it afresh for the next hand (a win), not the chombo again", formAfter)
+	}
 	for _, sc := range g.json["scores"].([]any) {
 		if !strings.Contains(shownScores, fmt.Sprint(int(sc.(float64)))) {
 			t.Errorf("the desk shows the scores %q, the game has %v", shownScores, g.json["scores"])
 		}
 	}
-	t.Logf("after the chombo: scores %v, deltas %v", g.json["scores"], chombo["deltas"])
 
 	var standings, penalty string
 	run(t, ctx, "end the game into the finals, take a penalty",
@@ -606,6 +668,7 @@ func TestBrowserOrganiserDesk(t *testing.T) {
 		click("#game-add"),
 		pageWaits(`/added to the final/.test(document.getElementById("game-status").textContent)`),
 		visible("#standings-list"),
+		pageWaits(`[...document.querySelectorAll("#entrants option")].map((o) => o.value).join(" ") === "Aiko Ben Chloe Dev"`),
 		chromedp.SendKeys("#pen-player", "Ben", chromedp.ByQuery),
 		chromedp.SendKeys("#pen-points", "10", chromedp.ByQuery),
 		chromedp.SendKeys("#pen-reason", "late to the table", chromedp.ByQuery),
@@ -621,6 +684,8 @@ func TestBrowserOrganiserDesk(t *testing.T) {
 		t.Errorf("the standings read %q", standings)
 	}
 	fitsPhone(t, ctx, "the organiser desk")
+	tapTargets(t, ctx, "the organiser desk")
+	tabReachesAll(t, ctx, "the organiser desk")
 	shots(t, ctx, "organiser-standings")
 	axeCheck(t, ctx, "the organiser desk, the standings")
 

@@ -25,6 +25,7 @@ function showTour(view) {
   if (view.winner) next.appendChild(el("p", { cls: "ok" }, `Winner: ${view.winner}`));
   const first = Object.values(view.next || {})[0];
   if (first) first.forEach((p, i) => { if (!$("game-p" + i).value) $("game-p" + i).value = p; });
+  $("entrants").replaceChildren(...((view.tournament && view.tournament.entrants) || []).map((p) => el("option", { value: p })));
   const st = view.standings || [];
   $("standings-table").replaceChildren(st.length ?
     table(["Rank", "Player", "Stage", "Games", "Penalty", "Total"], st.map((s) => [s.rank, s.player, s.stage || "", (s.games || []).map((g, i) => `${g}: ${(s.scores || [])[i]}`).join(", "), s.penalty ? -s.penalty : 0, s.total]), { id: "standings-list" }) :
@@ -334,8 +335,14 @@ async function recordHand() {
   const { ok, data } = await call("POST", `/v1/games/${encodeURIComponent(org.game.id)}/hands`, play);
   if (!ok) { problem(out, data); return; }
   const hand = data.hand;
+  if (org.proposal && org.proposal.correcting) say($("sn-status"), `Hand ${hand.number} recorded as corrected (the ruling records the correction).`);
   say(out, `Hand ${hand.number} recorded (${outcomeText(org.game, hand.play)}): ${hand.deltas.map((d, i) => `${org.game.players[i]} ${d > 0 ? "+" : ""}${d}`).join(", ")}.`);
+  // The form starts afresh for the next hand: nothing of this one is
+  // recorded twice by a second tap.
   for (const c of document.querySelectorAll("#hand-tenpai input, #hand-riichi input")) c.checked = false;
+  $("hand-outcome").value = "win";
+  $("hand-request").value = "";
+  showOutcome();
   $("proposal").hidden = true;
   org.proposal = null;
   await openGame(org.game.id);

@@ -7,6 +7,7 @@ const ref = {
   open: null, // {record, in_force, chain} of GET /v1/records/{id}
   photo: "", // the blob: URL of the open record's photo
   verdict: null, // the last POST /v1/verify answer, with its claim
+  drafted: "", // the ruling the desk drafted from the last verdict
 };
 
 function claimText(c) {
@@ -31,12 +32,12 @@ async function openTable() {
   if (!ok) { problem(out, data); return; }
   ref.listed = data.records;
   const overturned = new Set(data.records.filter((r) => r.overturns).map((r) => r.overturns));
-  say(out, data.records.length ? `${data.records.length} record${data.records.length === 1 ? "" : "s"} at table ${tableName}.` : `Table ${tableName} has no records yet.`);
+  say(out, data.records.length ? `${data.records.length} record${data.records.length === 1 ? "" : "s"} at "${tableName}".` : `"${tableName}" has no records yet: check the table's name as the organiser registered it.`);
   out.className = "";
   for (const r of data.records) {
     const b = el("button", { type: "button", cls: "record-item", "data-id": r.id });
     b.appendChild(el("strong", {}, `#${r.id}`));
-    b.appendChild(el("span", {}, ` ${r.game ? r.game + (r.hand ? " hand " + r.hand : "") : "no game"} · ${r.ruling}`));
+    b.appendChild(el("span", {}, ` ${r.game ? r.game + (r.hand ? " hand " + r.hand : "") : "not tied to a game"} · ${r.ruling}`));
     if (overturned.has(r.id)) b.appendChild(el("span", { cls: "tag" }, "overturned"));
     if (r.overturns) b.appendChild(el("span", { cls: "tag" }, `overturns #${r.overturns}`));
     if (r.tampered) b.appendChild(el("span", { cls: "tag bad" }, "fails its check"));
@@ -101,7 +102,10 @@ async function openRecord(id) {
     chain.appendChild(li);
   }
   $("verify-request").value = r.request ? JSON.stringify(r.request, null, 1) : "";
+  showClaimFields();
   $("verdict").replaceChildren();
+  if ($("ruling-text").value === ref.drafted) $("ruling-text").value = "";
+  ref.drafted = "";
   $("ruling-asked").value = r.asked_by || "";
   $("ruling-status").textContent = "";
   $("record").scrollIntoView({ block: "start" });
@@ -134,6 +138,19 @@ async function showPhoto(r) {
     `The photo this ruling is about, kept with record #${k.id} and checked against its hash.`;
 }
 
+// showClaimFields offers the claim's fields the hand's rule set counts
+// in: han and fu under riichi, fan under the others (MCR, HK, Zung Jung…);
+// all of them while the request does not say.
+function showClaimFields() {
+  let rules = "";
+  try { rules = JSON.parse($("verify-request").value).rules || ""; } catch (e) { rules = ""; }
+  const riichi = rules === "riichi", known = rules !== "";
+  for (const [k, show] of [["han", !known || riichi], ["fu", !known || riichi], ["fan", !known || !riichi]]) {
+    $("claim-" + k + "-box").hidden = !show;
+    if (!show) $("claim-" + k).value = "";
+  }
+}
+
 function claim() {
   const c = {};
   for (const k of ["points", "han", "fu", "fan"]) {
@@ -163,10 +180,15 @@ async function verify() {
   const readings = [].concat(data.alternatives || []);
   if (readings.length) {
     out.appendChild(el("h3", {}, "Readings considered"));
+    out.appendChild(el("p", { cls: "note" }, "✓ marks the reading the engine counts: the one that pays most."));
     out.appendChild(table(["Reading", "Yaku", "Value", "Pays"], readings.map(readingRow), { id: "verdict-readings" }));
   }
-  if (!$("ruling-text").value.trim()) {
-    $("ruling-text").value = data.agree ? `Claim of ${claimText(c)} upheld.` : `Claim of ${claimText(c)} corrected: ${data.result.points ? data.result.points.total : 0} points.`;
+  // The desk drafts the ruling from the verdict, and redrafts it for a
+  // later verdict unless the referee has written their own.
+  const text = $("ruling-text").value.trim();
+  if (!text || text === ref.drafted) {
+    ref.drafted = data.agree ? `Claim of ${claimText(c)} upheld.` : `Claim of ${claimText(c)} corrected: ${data.result.points ? data.result.points.total : 0} points.`;
+    $("ruling-text").value = ref.drafted;
   }
 }
 
@@ -213,6 +235,7 @@ async function record(overturn) {
   const { ok, data } = await call("POST", path, body);
   if (!ok) { problem(out, data); return; }
   $("ruling-text").value = "";
+  ref.drafted = "";
   await openRecord(data.record.id);
   say(out, overturn ? `Recorded as #${data.record.id}, overturning #${data.record.overturns}.` : `Recorded as #${data.record.id}.`);
   if ($("find-table").value.trim()) openTable();
@@ -230,6 +253,7 @@ function signedIn() {
 $("find-go").addEventListener("click", openTable);
 $("find-table").addEventListener("keydown", (e) => { if (e.key === "Enter") openTable(); });
 $("verify-go").addEventListener("click", verify);
+$("verify-request").addEventListener("input", showClaimFields);
 $("ruling-record").addEventListener("click", () => record(false));
 $("ruling-overturn").addEventListener("click", () => record(true));
 $("print").addEventListener("click", () => window.print());
