@@ -314,7 +314,9 @@ func TestBrowserRefereeDesk(t *testing.T) {
 	if force != "This ruling is in force." {
 		t.Errorf("the new ruling says %q", force)
 	}
+	var overturnButton string
 	run(t, ctx, "overturn it",
+		text("#ruling-overturn", &overturnButton),
 		chromedp.SetValue("#ruling-text", "", chromedp.ByQuery),
 		chromedp.SendKeys("#ruling-text", "On appeal: the 6s was read right after all; 8000 stands, and the player was told why.", chromedp.ByQuery),
 		click("#ruling-overturn"),
@@ -325,6 +327,9 @@ func TestBrowserRefereeDesk(t *testing.T) {
 		pageWaits(`document.getElementById("record-photo").naturalWidth === 640`),
 		text("#record-photo-note", &photoNote),
 	)
+	if overturnButton != "Overturn #2 with this ruling" {
+		t.Errorf("the overturn button reads %q: want it to name the ruling it overturns", overturnButton)
+	}
 	if !strings.Contains(photoNote, "kept with record #1") {
 		t.Errorf("the overturn's photo says %q: want the proposal's photo it rules on", photoNote)
 	}
@@ -426,7 +431,7 @@ func TestBrowserOrganiserDesk(t *testing.T) {
 	ctx := browser(t)
 	signIn(t, ctx, ts.URL+"/organiser", testOrganizerToken)
 	run(t, ctx, "watch downloads", chromedp.Evaluate(captureDownloads, nil))
-	var next, east string
+	var next, east, stage string
 	run(t, ctx, "create the tournament",
 		chromedp.SendKeys("#tour-id", "Spring", chromedp.ByQuery),
 		chromedp.SendKeys("#tour-entrants", "Aiko\nBen\nChloe\nDev", chromedp.ByQuery),
@@ -434,9 +439,10 @@ func TestBrowserOrganiserDesk(t *testing.T) {
 		visible("#tour-next table"),
 		text("#tour-next", &next),
 		chromedp.Value("#game-p0", &east, chromedp.ByQuery),
+		chromedp.Value("#game-stage", &stage, chromedp.ByQuery),
 	)
-	if !strings.Contains(next, "final") || east == "" {
-		t.Errorf("who plays next: %q, East prefilled %q", next, east)
+	if !strings.Contains(next, "final") || east == "" || stage != "final" {
+		t.Errorf("who plays next: %q, East prefilled %q, the game's stage %q: want the final four entrants play", next, east, stage)
 	}
 	var token, scores, rules string
 	run(t, ctx, "create the game",

@@ -21,6 +21,12 @@ function showTour(view) {
   const next = $("tour-next");
   next.replaceChildren();
   const rows = Object.entries(view.next || {}).map(([where, players]) => [where, players.join(", ")]);
+  // The stage (and qualifier table) a new game is most likely for: the
+  // first the tournament says is played next.
+  const where = Object.keys(view.next || {}).sort((a, b) => b.localeCompare(a))[0] || "";
+  if (/^(qualifier|final)/.test(where)) $("game-stage").value = where.split(" ")[0];
+  const qt = where.match(/^qualifier table (\d)/);
+  if (qt) $("game-tableno").value = qt[1];
   if (rows.length) { next.appendChild(el("h3", {}, "Who plays next")); next.appendChild(table(["Where", "Players"], rows)); }
   if (view.winner) next.appendChild(el("p", { cls: "ok" }, `Winner: ${view.winner}`));
   const first = Object.values(view.next || {})[0];
@@ -91,13 +97,22 @@ function showGame(g) {
   $("sn-from").replaceChildren(el("option", { value: -1 }, "self-draw (tsumo)"), ...g.players.map((p, i) => el("option", { value: i }, named(i))));
   $("sn-seat").value = snSeat; $("sn-from").value = snFrom;
   const who = $("hand-player"), from = $("hand-from");
+  const chosen = [who.value, from.value];
   who.replaceChildren(...g.players.map((p, i) => el("option", { value: i }, `${SEATS[i]}: ${p}`)));
   from.replaceChildren(el("option", { value: -1 }, "self-draw (tsumo)"), ...g.players.map((p, i) => el("option", { value: i }, `${SEATS[i]}: ${p}`)));
-  const boxes = (id, legend) => $(id).replaceChildren(el("legend", {}, legend), ...g.players.map((p, i) => {
-    const l = el("label", {});
-    l.append(el("input", { type: "checkbox", value: i, id: `${id}-${i}` }), ` ${SEATS[i]}: ${p}`);
-    return l;
-  }));
+  // What was chosen stays chosen when the game is shown again.
+  if (chosen[0]) who.value = chosen[0];
+  if (chosen[1]) from.value = chosen[1];
+  const boxes = (id, legend) => {
+    const ticked = new Set([...document.querySelectorAll(`#${id} input:checked`)].map((c) => c.value));
+    $(id).replaceChildren(el("legend", {}, legend), ...g.players.map((p, i) => {
+      const l = el("label", {});
+      const c = el("input", { type: "checkbox", value: i, id: `${id}-${i}` });
+      c.checked = ticked.has(String(i));
+      l.append(c, ` ${SEATS[i]}: ${p}`);
+      return l;
+    }));
+  };
   boxes("hand-tenpai", "Tenpai at the draw (leave all unticked: everyone noten)");
   boxes("hand-riichi", "Declared riichi this hand");
   showOutcome();
@@ -286,8 +301,8 @@ async function confirmProposal() {
   if (!ok) { problem(out, { detail: `the ruling is record #${ruled.data.record.id}, but the hand did not go into the game: ${(data && data.detail) || "try Hands"}` }); return; }
   $("proposal").hidden = true;
   org.proposal = null;
-  say(out, `Hand ${data.hand.number} confirmed as the camera proposed it (record #${ruled.data.record.id}).`);
   await openGame(org.game.id);
+  say(out, `Hand ${data.hand.number} confirmed as the camera proposed it (record #${ruled.data.record.id}).`);
 }
 
 function ticked(id) {
@@ -335,17 +350,19 @@ async function recordHand() {
   const { ok, data } = await call("POST", `/v1/games/${encodeURIComponent(org.game.id)}/hands`, play);
   if (!ok) { problem(out, data); return; }
   const hand = data.hand;
-  if (org.proposal && org.proposal.correcting) say($("sn-status"), `Hand ${hand.number} recorded as corrected (the ruling records the correction).`);
-  say(out, `Hand ${hand.number} recorded (${outcomeText(org.game, hand.play)}): ${hand.deltas.map((d, i) => `${org.game.players[i]} ${d > 0 ? "+" : ""}${d}`).join(", ")}.`);
-  // The form starts afresh for the next hand: nothing of this one is
-  // recorded twice by a second tap.
+  const corrected = org.proposal && org.proposal.correcting;
+  $("proposal").hidden = true;
+  org.proposal = null;
+  await openGame(org.game.id);
+  // The form starts afresh for the next hand, so that nothing of this
+  // one is recorded twice by a second tap; then the desk says what was
+  // recorded, the game's view already showing it.
   for (const c of document.querySelectorAll("#hand-tenpai input, #hand-riichi input")) c.checked = false;
   $("hand-outcome").value = "win";
   $("hand-request").value = "";
   showOutcome();
-  $("proposal").hidden = true;
-  org.proposal = null;
-  await openGame(org.game.id);
+  if (corrected) say($("sn-status"), `Hand ${hand.number} recorded as corrected (the ruling records the correction).`);
+  say(out, `Hand ${hand.number} recorded (${outcomeText(org.game, hand.play)}): ${hand.deltas.map((d, i) => `${org.game.players[i]} ${d > 0 ? "+" : ""}${d}`).join(", ")}.`);
 }
 
 // winningHand reads the winning hand as typed: MPSZ (melds after commas,

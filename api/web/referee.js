@@ -103,6 +103,7 @@ async function openRecord(id) {
   }
   $("verify-request").value = r.request ? JSON.stringify(r.request, null, 1) : "";
   showClaimFields();
+  $("ruling-overturn").textContent = `Overturn #${data.in_force.id} with this ruling`;
   $("verdict").replaceChildren();
   if ($("ruling-text").value === ref.drafted) $("ruling-text").value = "";
   ref.drafted = "";
