@@ -120,6 +120,7 @@ func tabReachesAll(t *testing.T, ctx context.Context, where string) {
 	if n < 10 || len(missed) > 0 {
 		t.Errorf("%s: of %d controls Tab never reached %v", where, n, missed)
 	}
+	run(t, ctx, "leave the keyboard: "+where, chromedp.Evaluate(`document.activeElement.blur(), true`, nil))
 }
 
 func printMedia(print bool) chromedp.Action {

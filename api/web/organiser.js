@@ -27,6 +27,7 @@ function showTour(view) {
   if (/^(qualifier|final)/.test(where)) $("game-stage").value = where.split(" ")[0];
   const qt = where.match(/^qualifier table (\d)/);
   if (qt) $("game-tableno").value = qt[1];
+  showStage();
   if (rows.length) { next.appendChild(el("h3", {}, "Who plays next")); next.appendChild(table(["Where", "Players"], rows)); }
   if (view.winner) next.appendChild(el("p", { cls: "ok" }, `Winner: ${view.winner}`));
   const first = Object.values(view.next || {})[0];
@@ -407,6 +408,11 @@ function showOutcome() {
   $("hand-record").textContent = o === "win" ? "Record the win" : o === "draw" ? "Record the draw" : "Record the chombo";
 }
 
+// showStage asks for the qualifier table only for a qualifier game.
+function showStage() {
+  $("game-tableno-box").hidden = $("game-stage").value !== "qualifier";
+}
+
 function signedIn() {
   loadPresets();
 }
@@ -417,6 +423,7 @@ $("game-rules").addEventListener("change", showPresets);
 $("game-create").addEventListener("click", createGame);
 $("game-open").addEventListener("click", () => openGame());
 $("game-add").addEventListener("click", addGame);
+$("game-stage").addEventListener("change", showStage);
 $("game-mjai").addEventListener("click", exportMJAI);
 $("cam-register").addEventListener("click", registerTable);
 $("cam-calibrate").addEventListener("click", calibrate);
@@ -429,4 +436,5 @@ $("pen-add").addEventListener("click", addPenalty);
 $("standings-refresh").addEventListener("click", () => openTour(true));
 $("standings-csv").addEventListener("click", exportCSV);
 showOutcome();
+showStage();
 initDesk(signedIn);
