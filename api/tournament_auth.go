@@ -360,7 +360,11 @@ func (t *tournamentRoutes) need(roles ...role) echo.MiddlewareFunc {
 					return next(c)
 				}
 			}
-			return fault.Newf(fault.Forbidden, codeForbidden, "a %s token may not do this; ask the %s", who.role, roles[0])
+			article := "a"
+			if who.role == roleOrganizer {
+				article = "an"
+			}
+			return fault.Newf(fault.Forbidden, codeForbidden, "%s %s token may not do this; ask the %s", article, who.role, roles[0])
 		}
 	}
 }

@@ -114,6 +114,9 @@ func TestTournamentAuthorization(t *testing.T) {
 	// Referee records.
 	wantProblem(t, call(t, "POST", u+"/v1/records", "", recordBody), 401, codeUnauthorized)
 	wantProblem(t, call(t, "POST", u+"/v1/records", table, recordBody), 403, codeForbidden)
+	if a := call(t, "POST", u+"/v1/records", testOrganizerToken, recordBody); a.status != 403 || a.str("detail") != "an organizer token may not do this; ask the referee" {
+		t.Errorf("the organiser appending a referee record: %d %s", a.status, a.body)
+	}
 	a = call(t, "POST", u+"/v1/records", testRefereeToken, recordBody)
 	if a.status != 201 {
 		t.Fatalf("referee record: %d %s", a.status, a.body)
