@@ -233,10 +233,16 @@ func TestBrowserRefereeDesk(t *testing.T) {
 	}
 	riichiHand := `{"rules":"riichi","hand":"234678s777z222z44z","win_tile":"4z","seat_wind":"S","round_wind":"E"}`
 	mcrHand := `{"rules":"mcr","hand":"123m456m789m123p55s","win_tile":"5s","tsumo":true}`
-	for _, c := range []struct{ request, field, value, claim string }{
-		{riichiHand, "han", "4", `{"han":4,"fu":40}`},
-		{mcrHand, "fan", "8", `{"fan":8}`},
+	// A hand typed in MPSZ is scored with the open record's situation
+	// (record 1: South's seat, East's round), as its request would be.
+	for _, c := range []struct{ request, field, value, claim, api string }{
+		{riichiHand, "han", "4", `{"han":4,"fu":40}`, ""},
+		{mcrHand, "fan", "8", `{"fan":8}`, ""},
+		{"234678s777z222z44z", "points", "8000", `{"points":8000}`, riichiHand},
 	} {
+		if c.api == "" {
+			c.api = c.request
+		}
 		var got, gotChecks string
 		acts := []chromedp.Action{typeText("#verify-request", c.request)}
 		for _, k := range []string{"points", "han", "fu", "fan"} {
@@ -250,10 +256,10 @@ func TestBrowserRefereeDesk(t *testing.T) {
 		acts = append(acts, click("#verify-go"), visible("#verdict-checks"), text("#verdict-summary", &got), text("#verdict-checks", &gotChecks),
 			chromedp.Evaluate(`[...document.querySelectorAll("#verify .claim input")].filter((e) => e.getClientRects().length).map((e) => e.id).join(" ")`, &offered))
 		run(t, ctx, "check a claim of "+c.claim, acts...)
-		if want := map[string]string{"han": "claim-points claim-han claim-fu", "fan": "claim-points claim-fan"}[c.field]; offered != want {
+		if want := map[string]string{"han": "claim-points claim-han claim-fu", "points": "claim-points claim-han claim-fu", "fan": "claim-points claim-fan"}[c.field]; offered != want {
 			t.Errorf("for %s the claim form offers %q, want %q: the fields its rule set counts in", c.claim, offered, want)
 		}
-		summary, checks := verdictOf(c.request, c.claim)
+		summary, checks := verdictOf(c.api, c.claim)
 		if !strings.HasPrefix(got, strings.ToUpper(summary[:1])+summary[1:]) || len(checks) == 0 {
 			t.Errorf("the desk's verdict on %s is %q, the API's %q", c.claim, got, summary)
 		}
@@ -265,7 +271,8 @@ func TestBrowserRefereeDesk(t *testing.T) {
 	}
 	for _, c := range []struct{ name, request, claim, want string }{
 		{"nothing claimed", riichiHand, "", "Type what the player claimed: points, han and fu, or fan."},
-		{"not JSON", `{"rules": riichi`, "8000", "The hand request is not valid JSON: fix it, or open a record that has one."},
+		{"not JSON", `{"rules": riichi`, "8000", "The hand request is not valid JSON: fix it, type the tiles in MPSZ instead, or open a record that has one."},
+		{"not MPSZ", "234678s777z222z44x", "8000", ""},
 		{"no win", `{"rules":"riichi","hand":"123m456p789s1234z","win_tile":"4z"}`, "8000", ""},
 	} {
 		var got string

@@ -144,7 +144,9 @@ async function showPhoto(r) {
 // all of them while the request does not say.
 function showClaimFields() {
   let rules = "";
-  try { rules = JSON.parse($("verify-request").value).rules || ""; } catch (e) { rules = ""; }
+  const text = $("verify-request").value.trim();
+  if (text.startsWith("{")) { try { rules = JSON.parse(text).rules || ""; } catch (e) { rules = ""; } }
+  else if (text) rules = situation().rules || "";
   const riichi = rules === "riichi", known = rules !== "";
   for (const [k, show] of [["han", !known || riichi], ["fu", !known || riichi], ["fan", !known || !riichi]]) {
     $("claim-" + k + "-box").hidden = !show;
@@ -161,19 +163,43 @@ function claim() {
   return c;
 }
 
+// situation is what a hand typed in MPSZ is scored with: the open
+// record's request (its rules, winds, self-draw…) less its tiles, or
+// riichi's defaults when no record is open.
+function situation() {
+  const base = Object.assign({ rules: "riichi" }, (ref.open && ref.open.record.request) || {});
+  delete base.hand; delete base.win_tile; delete base.melds; delete base.id;
+  return base;
+}
+
+// verifyRequest reads the hand to check: a hand request as JSON, or the
+// tiles in MPSZ (melds after commas, the winning tile last) read by GET
+// /v1/notation and scored with the open record's situation. It says what
+// is wrong in out, and answers null.
+async function verifyRequest(out) {
+  const text = $("verify-request").value.trim();
+  const fail = (why) => { out.appendChild(el("p", { cls: "error" }, why)); return null; };
+  if (!text) return fail("Type the hand: its tiles in MPSZ (234678s777z222z44z, the winning tile last), or open a record that has one.");
+  if (text.startsWith("{")) {
+    try { return JSON.parse(text); } catch (e) { return fail("The hand request is not valid JSON: fix it, type the tiles in MPSZ instead, or open a record that has one."); }
+  }
+  const { ok, data } = await call("GET", "/v1/notation?" + new URLSearchParams({ mpsz: text }), undefined, { token: "" });
+  if (!ok) return fail(sentence(data && data.detail));
+  const req = Object.assign(situation(), { hand: data.hand, win_tile: data.win_tile });
+  if (data.melds && data.melds.length) req.melds = data.melds;
+  return req;
+}
+
 async function verify() {
   const out = $("verdict");
   out.replaceChildren();
-  let req;
-  try { req = JSON.parse($("verify-request").value); } catch (e) {
-    out.appendChild(el("p", { cls: "error" }, "The hand request is not valid JSON: fix it, or open a record that has one."));
-    return;
-  }
+  const req = await verifyRequest(out);
+  if (!req) return;
   const c = claim();
   if (!Object.keys(c).length) { out.appendChild(el("p", { cls: "error" }, "Type what the player claimed: points, han and fu, or fan.")); return; }
   const { ok, data } = await call("POST", "/v1/verify", { request: req, claim: c });
   if (!ok) { out.appendChild(el("p", { cls: "error", id: "verdict-error" }, sentence(data.detail || (data.error && data.error.message)))); return; }
-  ref.verdict = { claim: c, data };
+  ref.verdict = { claim: c, data, request: req };
   out.appendChild(el("p", { id: "verdict-summary", cls: data.agree ? "ok" : "error" }, sentence(data.summary)));
   out.appendChild(table(["Claimed", "Field", "Computed", "Agrees"], data.checks.map((k) => [k.claimed, k.field, k.computed, k.agree ? "✓ agrees" : "✗ differs"]), { id: "verdict-checks" }));
   out.appendChild(el("h3", {}, "Computed breakdown"));
@@ -206,7 +232,7 @@ function ruling() {
   if (r.rule_set) body.rule_set = r.rule_set;
   if (r.model_version) body.model_version = r.model_version;
   if (ref.verdict) {
-    body.request = JSON.parse($("verify-request").value);
+    body.request = ref.verdict.request;
     body.claimed = claimText(ref.verdict.claim);
     body.computed = ref.verdict.data.result;
     body.rule_set = body.request.rules + (ref.verdict.data.result.preset ? "/" + ref.verdict.data.result.preset : "");
