@@ -22,6 +22,7 @@ import (
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"mjscan/referee"
 	"mjscan/scoring"
@@ -77,6 +78,49 @@ func fitsPhone(t *testing.T, ctx context.Context, where string) {
 	if len(wide) > 0 {
 		t.Errorf("%s: wider than a phone: %v", where, wide)
 	}
+}
+
+// typeText sets a field's text as typing does: the value, then the
+// input event the page listens to.
+func typeText(sel, value string) chromedp.Action {
+	return chromedp.Evaluate(fmt.Sprintf(`(() => { const e = document.querySelector(%q); e.value = %q; e.dispatchEvent(new Event("input", {bubbles: true})); return true; })()`, sel, value), nil)
+}
+
+// tapTargets fails when a control the desk shows is smaller than 44 px
+// either way, a phone's least tap target (a checkbox or radio by the
+// label around it). It names what is too small.
+func tapTargets(t *testing.T, ctx context.Context, where string) {
+	t.Helper()
+	var small []string
+	run(t, ctx, "tap targets: "+where, chromedp.Evaluate(`[...document.querySelectorAll("header a, main button, main a, main input, main select, main textarea, main summary")]
+	  .filter((e) => e.getClientRects().length && getComputedStyle(e).visibility !== "hidden")
+	  .map((e) => [e, /^(checkbox|radio)$/.test(e.type) ? (e.closest("label") || e) : e])
+	  .filter(([e, box]) => { const r = box.getBoundingClientRect(); return r.width < 44 || r.height < 44; })
+	  .map(([e, box]) => { const r = box.getBoundingClientRect(); return e.tagName + "#" + e.id + "." + e.className + " " + JSON.stringify(e.textContent.trim().slice(0, 20)) + " " + Math.round(r.width) + "×" + Math.round(r.height); })`, &small))
+	if len(small) > 0 {
+		t.Errorf("%s: tap targets under 44 px: %v", where, small)
+	}
+}
+
+// tabReachesAll fails when Tab, pressed from the top of the page, does
+// not reach every control the desk shows: all of it works by keyboard.
+func tabReachesAll(t *testing.T, ctx context.Context, where string) {
+	t.Helper()
+	var n int
+	run(t, ctx, "mark the controls: "+where, chromedp.Evaluate(`(() => { const all = [...document.querySelectorAll("header a, main button, main a, main input, main select, main textarea, main summary")]
+	  .filter((e) => e.getClientRects().length && !e.disabled);
+	  all.forEach((e, i) => e.dataset.kb = i); document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); window.__kb = new Set();
+	  document.addEventListener("focusin", (ev) => { if (ev.target.dataset.kb !== undefined) window.__kb.add(ev.target.dataset.kb); });
+	  return all.length; })()`, &n))
+	for i := 0; i < n+10; i++ {
+		run(t, ctx, "tab", chromedp.KeyEvent(kb.Tab))
+	}
+	var missed []string
+	run(t, ctx, "what Tab reached: "+where, chromedp.Evaluate(`[...document.querySelectorAll("[data-kb]")].filter((e) => !window.__kb.has(e.dataset.kb)).map((e) => e.tagName + "#" + e.id + " " + JSON.stringify(e.textContent.trim().slice(0, 20)))`, &missed))
+	if n < 10 || len(missed) > 0 {
+		t.Errorf("%s: of %d controls Tab never reached %v", where, n, missed)
+	}
+	run(t, ctx, "leave the keyboard: "+where, chromedp.Evaluate(`document.activeElement.blur(), true`, nil))
 }
 
 func printMedia(print bool) chromedp.Action {
@@ -171,6 +215,81 @@ func TestBrowserRefereeDesk(t *testing.T) {
 		t.Errorf("the readings considered %q; the verdict %q", readings, matching)
 	}
 	shots(t, ctx, "referee-readings")
+
+	// The claim form's other fields and its errors: a han and fu claim
+	// and an MCR fan claim answer as the API's verify does; a claim of
+	// nothing, a request that is not JSON and a hand that is no win are
+	// each answered in words, with no field names of the API.
+	verdictOf := func(request, claim string) (summary string, checks []string) {
+		a := call(t, "POST", ts.URL+"/v1/verify", "", `{"request":`+request+`,"claim":`+claim+`}`)
+		if a.status != 200 {
+			t.Fatalf("the API's verify of %s %s: %d %s", request, claim, a.status, a.body)
+		}
+		for _, c := range a.json["checks"].([]any) {
+			m := c.(map[string]any)
+			checks = append(checks, fmt.Sprintf("%v%v%v", m["claimed"], m["field"], m["computed"]))
+		}
+		return a.str("summary"), checks
+	}
+	riichiHand := `{"rules":"riichi","hand":"234678s777z222z44z","win_tile":"4z","seat_wind":"S","round_wind":"E"}`
+	mcrHand := `{"rules":"mcr","hand":"123m456m789m123p55s","win_tile":"5s","tsumo":true}`
+	// A hand typed in MPSZ is scored with the open record's situation
+	// (record 1: South's seat, East's round), as its request would be.
+	for _, c := range []struct{ request, field, value, claim, api string }{
+		{riichiHand, "han", "4", `{"han":4,"fu":40}`, ""},
+		{mcrHand, "fan", "8", `{"fan":8}`, ""},
+		{"234678s777z222z44z", "points", "8000", `{"points":8000}`, riichiHand},
+	} {
+		if c.api == "" {
+			c.api = c.request
+		}
+		var got, gotChecks string
+		acts := []chromedp.Action{typeText("#verify-request", c.request)}
+		for _, k := range []string{"points", "han", "fu", "fan"} {
+			acts = append(acts, chromedp.SetValue("#claim-"+k, "", chromedp.ByQuery))
+		}
+		acts = append(acts, chromedp.SendKeys("#claim-"+c.field, c.value, chromedp.ByQuery))
+		if c.field == "han" {
+			acts = append(acts, chromedp.SendKeys("#claim-fu", "40", chromedp.ByQuery))
+		}
+		var offered string
+		acts = append(acts, click("#verify-go"), visible("#verdict-checks"), text("#verdict-summary", &got), text("#verdict-checks", &gotChecks),
+			chromedp.Evaluate(`[...document.querySelectorAll("#verify .claim input")].filter((e) => e.getClientRects().length).map((e) => e.id).join(" ")`, &offered))
+		run(t, ctx, "check a claim of "+c.claim, acts...)
+		if want := map[string]string{"han": "claim-points claim-han claim-fu", "points": "claim-points claim-han claim-fu", "fan": "claim-points claim-fan"}[c.field]; offered != want {
+			t.Errorf("for %s the claim form offers %q, want %q: the fields its rule set counts in", c.claim, offered, want)
+		}
+		summary, checks := verdictOf(c.api, c.claim)
+		if !strings.HasPrefix(got, strings.ToUpper(summary[:1])+summary[1:]) || len(checks) == 0 {
+			t.Errorf("the desk's verdict on %s is %q, the API's %q", c.claim, got, summary)
+		}
+		for _, k := range checks {
+			if !strings.Contains(gotChecks, k) {
+				t.Errorf("the desk's checks of %s read %q, leaving out the API's %q", c.claim, gotChecks, k)
+			}
+		}
+	}
+	for _, c := range []struct{ name, request, claim, want string }{
+		{"nothing claimed", riichiHand, "", "Type what the player claimed: points, han and fu, or fan."},
+		{"not JSON", `{"rules": riichi`, "8000", "The hand request is not valid JSON: fix it, type the tiles in MPSZ instead, or open a record that has one."},
+		{"not MPSZ", "234678s777z222z44x", "8000", ""},
+		{"no win", `{"rules":"riichi","hand":"123m456p789s1234z","win_tile":"4z"}`, "8000", ""},
+	} {
+		var got string
+		acts := []chromedp.Action{typeText("#verify-request", c.request)}
+		for _, k := range []string{"points", "han", "fu", "fan"} {
+			acts = append(acts, chromedp.SetValue("#claim-"+k, "", chromedp.ByQuery))
+		}
+		if c.claim != "" {
+			acts = append(acts, chromedp.SendKeys("#claim-points", c.claim, chromedp.ByQuery))
+		}
+		acts = append(acts, click("#verify-go"), visible("#verdict .error"), text("#verdict .error", &got))
+		run(t, ctx, "a claim answered in words: "+c.name, acts...)
+		if (c.want != "" && got != c.want) || len(got) < 20 || !strings.HasSuffix(got, ".") || strings.Contains(got, "_") {
+			t.Errorf("%s: the desk says %q, want a sentence%s", c.name, got, map[bool]string{true: "", false: " " + strconv.Quote(c.want)}[c.want == ""])
+		}
+	}
+	run(t, ctx, "clear the claim", typeText("#verify-request", riichiHand), chromedp.SetValue("#claim-fu", "", chromedp.ByQuery), chromedp.SetValue("#claim-han", "", chromedp.ByQuery), chromedp.SetValue("#claim-fan", "", chromedp.ByQuery))
 	run(t, ctx, "back to the record", click(`#records .record-item[data-id="1"]`), pageWaits(`document.getElementById("verify-request").value.includes("234678s777z222z44z")`),
 		chromedp.SetValue("#claim-points", "", chromedp.ByQuery))
 	var summary, checks, breakdown string
@@ -203,7 +322,9 @@ func TestBrowserRefereeDesk(t *testing.T) {
 	if force != "This ruling is in force." {
 		t.Errorf("the new ruling says %q", force)
 	}
+	var overturnButton string
 	run(t, ctx, "overturn it",
+		text("#ruling-overturn", &overturnButton),
 		chromedp.SetValue("#ruling-text", "", chromedp.ByQuery),
 		chromedp.SendKeys("#ruling-text", "On appeal: the 6s was read right after all; 8000 stands, and the player was told why.", chromedp.ByQuery),
 		click("#ruling-overturn"),
@@ -214,6 +335,9 @@ func TestBrowserRefereeDesk(t *testing.T) {
 		pageWaits(`document.getElementById("record-photo").naturalWidth === 640`),
 		text("#record-photo-note", &photoNote),
 	)
+	if overturnButton != "Overturn #2 with this ruling" {
+		t.Errorf("the overturn button reads %q: want it to name the ruling it overturns", overturnButton)
+	}
 	if !strings.Contains(photoNote, "kept with record #1") {
 		t.Errorf("the overturn's photo says %q: want the proposal's photo it rules on", photoNote)
 	}
@@ -222,11 +346,15 @@ func TestBrowserRefereeDesk(t *testing.T) {
 	oldRec, _ := old.json["record"].(map[string]any)
 	newRec, _ := newer.json["record"].(map[string]any)
 	inForce, _ := old.json["in_force"].(map[string]any)
-	if oldRec["claimed"] != "12000 points" || oldRec["referee"] != "Head referee" || !strings.Contains(fmt.Sprint(oldRec["computed"]), want) ||
+	// The ruling the desk drafted follows the last claim checked, not
+	// the first.
+	if oldRec["ruling"] != "Claim of 12000 points corrected: "+want+" points." || oldRec["claimed"] != "12000 points" || oldRec["referee"] != "Head referee" || !strings.Contains(fmt.Sprint(oldRec["computed"]), want) ||
 		newRec["overturns"] != float64(2) || inForce["id"] != float64(3) || oldRec["table"] != "table 1" || newRec["photo_sha256"] != oldRec["photo_sha256"] {
 		t.Errorf("the ruling is %v\nits overturn %v\nin force %v", oldRec, newRec, inForce)
 	}
 	fitsPhone(t, ctx, "the referee desk")
+	tapTargets(t, ctx, "the referee desk")
+	tabReachesAll(t, ctx, "the referee desk")
 	shots(t, ctx, "referee-overturn")
 	axeCheck(t, ctx, "the referee desk, an overturn")
 
@@ -311,7 +439,7 @@ func TestBrowserOrganiserDesk(t *testing.T) {
 	ctx := browser(t)
 	signIn(t, ctx, ts.URL+"/organiser", testOrganizerToken)
 	run(t, ctx, "watch downloads", chromedp.Evaluate(captureDownloads, nil))
-	var next, east string
+	var next, east, stage string
 	run(t, ctx, "create the tournament",
 		chromedp.SendKeys("#tour-id", "Spring", chromedp.ByQuery),
 		chromedp.SendKeys("#tour-entrants", "Aiko\nBen\nChloe\nDev", chromedp.ByQuery),
@@ -319,9 +447,10 @@ func TestBrowserOrganiserDesk(t *testing.T) {
 		visible("#tour-next table"),
 		text("#tour-next", &next),
 		chromedp.Value("#game-p0", &east, chromedp.ByQuery),
+		chromedp.Value("#game-stage", &stage, chromedp.ByQuery),
 	)
-	if !strings.Contains(next, "final") || east == "" {
-		t.Errorf("who plays next: %q, East prefilled %q", next, east)
+	if !strings.Contains(next, "final") || east == "" || stage != "final" {
+		t.Errorf("who plays next: %q, East prefilled %q, the game's stage %q: want the final four entrants play", next, east, stage)
 	}
 	var token, scores, rules string
 	run(t, ctx, "create the game",
@@ -385,8 +514,12 @@ func TestBrowserOrganiserDesk(t *testing.T) {
 		t.Errorf("the proposal shows %d tiles and %q", tiles, proposed)
 	}
 	shots(t, ctx, "organiser-score-now")
+	var refField int
+	run(t, ctx, "the desk asks for no other token", count(`input[type=password]:not(#token), #ref-token`, &refField))
+	if refField != 0 {
+		t.Errorf("the organiser desk asks for %d other tokens: the organiser token does the whole job", refField)
+	}
 	run(t, ctx, "confirm it in one tap",
-		chromedp.SendKeys("#ref-token", testRefereeToken, chromedp.ByQuery),
 		click("#proposal-confirm"),
 		pageWaits(`/Hand 1 confirmed/.test(document.getElementById("sn-status").textContent)`),
 		visible("#game-hands"),
@@ -412,7 +545,7 @@ func TestBrowserOrganiserDesk(t *testing.T) {
 
 	// The camera proposes the next hand too; the organiser corrects it
 	// (the pair was two whites, not two norths) before it goes in.
-	var fixedNote string
+	var fixedNote, snAfter string
 	run(t, ctx, "score now again and correct the proposal",
 		click("#sn-go"),
 		visible("#proposal-correct"),
@@ -422,7 +555,11 @@ func TestBrowserOrganiserDesk(t *testing.T) {
 		click("#hand-record"),
 		pageWaits(`/Hand 2 recorded/.test(document.getElementById("hand-status").textContent)`),
 		text("#hand-status", &fixedNote),
+		text("#sn-status", &snAfter),
 	)
+	if !strings.Contains(snAfter, "Hand 2 recorded as corrected") {
+		t.Errorf("after the corrected hand, score now still says %q", snAfter)
+	}
 	recs = call(t, "GET", ts.URL+"/v1/records?table=table%201", testRefereeToken, "")
 	list, _ = recs.json["records"].([]any)
 	g = call(t, "GET", ts.URL+"/v1/games/F1", testOrganizerToken, "")
@@ -462,12 +599,90 @@ func TestBrowserOrganiserDesk(t *testing.T) {
 		t.Errorf("the typed hand was recorded as %v (deltas %s); the desk says %q", typed, deltas, typedNote)
 	}
 
+	// An exhaustive draw: Aiko (in riichi) and Ben tenpai, Chloe and Dev
+	// noten; the fields a draw does not take are hidden.
+	var drawNote, drawHidden string
+	run(t, ctx, "enter an exhaustive draw",
+		choose("#hand-outcome", "draw"),
+		visible("#hand-tenpai"),
+		chromedp.Evaluate(`["hand-player-box", "hand-from-box", "hand-win-box"].filter((id) => !document.getElementById(id).getClientRects().length).join(" ")`, &drawHidden),
+		click("#hand-tenpai-0"),
+		click("#hand-tenpai-1"),
+		click("#hand-riichi-0"),
+	)
+	tapTargets(t, ctx, "the organiser desk, a draw")
+	run(t, ctx, "record the draw",
+		click("#hand-record"),
+		pageWaits(`/Hand 4 recorded/.test(document.getElementById("hand-status").textContent)`),
+		text("#hand-status", &drawNote),
+	)
+	if drawHidden != "hand-player-box hand-from-box hand-win-box" {
+		t.Errorf("at a draw the desk hides only %q: want the winner, the discarder and the hand hidden", drawHidden)
+	}
+	g = call(t, "GET", ts.URL+"/v1/games/F1", testOrganizerToken, "")
+	hands, _ = g.json["hands"].([]any)
+	if len(hands) != 4 {
+		t.Fatalf("the game has %d hands after the draw", len(hands))
+	}
+	draw := hands[3].(map[string]any)
+	drawPlay := draw["play"].(map[string]any)
+	// Noten payments of 3000 split between the two tenpai and the two
+	// noten players, Aiko's riichi stick on the table.
+	if drawPlay["outcome"] != "draw" || fmt.Sprint(drawPlay["tenpai"]) != "[0 1]" || fmt.Sprint(drawPlay["riichi"]) != "[0]" ||
+		fmt.Sprint(draw["deltas"]) != "[500 1500 -1500 -1500]" || !strings.Contains(drawNote, "tenpai: Aiko, Ben") || !strings.Contains(drawNote, "Aiko +500") {
+		t.Errorf("the draw was recorded as %v (deltas %v); the desk says %q", drawPlay, draw["deltas"], drawNote)
+	}
+	var drawRow string
+	run(t, ctx, "the draw in the game's hands", text("#game-hands tr:last-child", &drawRow))
+	if !strings.Contains(drawRow, "draw, tenpai: Aiko, Ben") || !strings.Contains(drawRow, "Dev -1500") {
+		t.Errorf("the game's hands show the draw as %q", drawRow)
+	}
+
+	// A chombo by Dev: only the offender is asked for.
+	var chomboNote, chomboLabel string
+	run(t, ctx, "enter a chombo",
+		choose("#hand-outcome", "chombo"),
+		visible("#hand-chombo-note"),
+		text("#hand-player-label", &chomboLabel),
+		choose("#hand-player", "3"),
+		click("#hand-record"),
+		pageWaits(`/Hand 5 recorded/.test(document.getElementById("hand-status").textContent)`),
+		text("#hand-status", &chomboNote),
+	)
+	g = call(t, "GET", ts.URL+"/v1/games/F1", testOrganizerToken, "")
+	hands, _ = g.json["hands"].([]any)
+	if len(hands) != 5 {
+		t.Fatalf("the game has %d hands after the chombo", len(hands))
+	}
+	chombo := hands[4].(map[string]any)
+	chomboPlay := chombo["play"].(map[string]any)
+	var chomboDeltas []string
+	for i, d := range chombo["deltas"].([]any) {
+		chomboDeltas = append(chomboDeltas, fmt.Sprintf("%s %+d", []string{"Aiko", "Ben", "Chloe", "Dev"}[i], int(d.(float64))))
+	}
+	if chomboLabel != "Offender" || chomboPlay["outcome"] != "chombo" || chomboPlay["player"] != float64(3) ||
+		!strings.Contains(chomboNote, "chombo by Dev") || !strings.Contains(strings.ReplaceAll(chomboNote, " +0", " 0"), strings.ReplaceAll(strings.Join(chomboDeltas, ", "), " +0", " 0")) {
+		t.Errorf("the chombo was recorded as %v (deltas %v); the desk (asking for the %q) says %q", chomboPlay, chombo["deltas"], chomboLabel, chomboNote)
+	}
+	var shownScores, formAfter string
+	run(t, ctx, "the scores after the chombo", text("#game-scores", &shownScores),
+		chromedp.Evaluate(`document.getElementById("hand-outcome").value + " " + document.getElementById("hand-player-label").textContent + " " + !!document.getElementById("hand-chombo-note").getClientRects().length`, &formAfter))
+	if formAfter != "win Winner false" {
+		t.Errorf("after the chombo the hand form reads %q: want it afresh for the next hand (a win), not the chombo again", formAfter)
+	}
+	for _, sc := range g.json["scores"].([]any) {
+		if !strings.Contains(shownScores, fmt.Sprint(int(sc.(float64)))) {
+			t.Errorf("the desk shows the scores %q, the game has %v", shownScores, g.json["scores"])
+		}
+	}
+
 	var standings, penalty string
 	run(t, ctx, "end the game into the finals, take a penalty",
 		choose("#game-stage", "final"),
 		click("#game-add"),
 		pageWaits(`/added to the final/.test(document.getElementById("game-status").textContent)`),
 		visible("#standings-list"),
+		pageWaits(`[...document.querySelectorAll("#entrants option")].map((o) => o.value).join(" ") === "Aiko Ben Chloe Dev"`),
 		chromedp.SendKeys("#pen-player", "Ben", chromedp.ByQuery),
 		chromedp.SendKeys("#pen-points", "10", chromedp.ByQuery),
 		chromedp.SendKeys("#pen-reason", "late to the table", chromedp.ByQuery),
@@ -483,6 +698,8 @@ func TestBrowserOrganiserDesk(t *testing.T) {
 		t.Errorf("the standings read %q", standings)
 	}
 	fitsPhone(t, ctx, "the organiser desk")
+	tapTargets(t, ctx, "the organiser desk")
+	tabReachesAll(t, ctx, "the organiser desk")
 	shots(t, ctx, "organiser-standings")
 	axeCheck(t, ctx, "the organiser desk, the standings")
 

@@ -94,12 +94,16 @@ type tournamentRoutes struct {
 
 func (t *tournamentRoutes) routeList() []route {
 	ref, org := t.need(roleReferee), t.need(roleOrganizer)
+	// staff is the referee or the organiser: the organiser desk records
+	// and corrects a game's hands and scores a hand by camera on its own
+	// token, as the referee does.
+	staff := t.need(roleReferee, roleOrganizer)
 	staffOrTable := t.need(roleReferee, roleOrganizer, roleTable)
 	return []route{
 		{http.MethodPost, "/v1/games", t.postGame, []echo.MiddlewareFunc{org}},
 		{http.MethodGet, "/v1/games/:id", t.getGame, []echo.MiddlewareFunc{staffOrTable}},
-		{http.MethodPost, "/v1/games/:id/hands", t.postHand, []echo.MiddlewareFunc{ref, t.s.idem.middleware}},
-		{http.MethodPost, "/v1/games/:id/hands/:number/correct", t.postCorrection, []echo.MiddlewareFunc{ref, t.s.idem.middleware}},
+		{http.MethodPost, "/v1/games/:id/hands", t.postHand, []echo.MiddlewareFunc{staff, t.s.idem.middleware}},
+		{http.MethodPost, "/v1/games/:id/hands/:number/correct", t.postCorrection, []echo.MiddlewareFunc{staff, t.s.idem.middleware}},
 		{http.MethodPost, "/v1/games/:id/end", t.postEnd, []echo.MiddlewareFunc{org}},
 		{http.MethodGet, "/v1/games/:id/mjai", t.getMJAI, []echo.MiddlewareFunc{staffOrTable}},
 		{http.MethodGet, "/v1/standings", t.getStandings, []echo.MiddlewareFunc{org}},
@@ -108,7 +112,7 @@ func (t *tournamentRoutes) routeList() []route {
 		{http.MethodGet, "/v1/records/:id", t.getRecord, []echo.MiddlewareFunc{staffOrTable}},
 		{http.MethodGet, "/v1/records/:id/photo", t.getRecordPhoto, []echo.MiddlewareFunc{staffOrTable}},
 		{http.MethodPost, "/v1/records/:id/overturn", t.postOverturn, []echo.MiddlewareFunc{ref, t.s.idem.middleware}},
-		{http.MethodPost, "/v1/records/:id/confirm", t.postConfirm, []echo.MiddlewareFunc{t.need(roleReferee, roleOrganizer), t.s.idem.middleware}},
+		{http.MethodPost, "/v1/records/:id/confirm", t.postConfirm, []echo.MiddlewareFunc{staff, t.s.idem.middleware}},
 		{http.MethodPost, "/v1/tournaments", t.postTournament, []echo.MiddlewareFunc{org}},
 		{http.MethodGet, "/v1/tournaments/:id", t.getTournament, []echo.MiddlewareFunc{t.need(roleOrganizer, roleReferee)}},
 		{http.MethodPost, "/v1/tournaments/:id/games", t.postTournamentGame, []echo.MiddlewareFunc{org}},
@@ -117,7 +121,7 @@ func (t *tournamentRoutes) routeList() []route {
 		{http.MethodGet, "/v1/tables/:table", t.getTable, []echo.MiddlewareFunc{staffOrTable}},
 		{http.MethodPost, "/v1/tables/:table/calibrate", t.postCalibrate, []echo.MiddlewareFunc{org}},
 		{http.MethodGet, "/v1/tables/:table/frame", t.getFrame, []echo.MiddlewareFunc{org}},
-		{http.MethodPost, "/v1/tables/:table/score-now", t.postScoreNow, []echo.MiddlewareFunc{t.need(roleReferee, roleTable), t.s.idem.middleware}},
+		{http.MethodPost, "/v1/tables/:table/score-now", t.postScoreNow, []echo.MiddlewareFunc{t.need(roleReferee, roleOrganizer, roleTable), t.s.idem.middleware}},
 	}
 }
 

@@ -169,9 +169,9 @@ type proposalPlace struct {
 
 // placeProposal decides who asked, which game and which hand a score-now
 // call is for, from the token, never from the body. A table token proposes
-// its own game's hand being played; the referee any game of the table, by
-// default the one being played there (or none when none is). The
-// request's rules and preset are the game's when it has one.
+// its own game's hand being played; the referee or the organiser any game
+// of the table, by default the one being played there (or none when none
+// is). The request's rules and preset are the game's when it has one.
 func (t *tournamentRoutes) placeProposal(ctx context.Context, who caller, table string, in *scoreNow) (proposalPlace, error) {
 	place := proposalPlace{done: func(bool) {}}
 	if in.AskedBy != "" {

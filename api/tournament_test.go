@@ -80,13 +80,22 @@ func TestTournamentAuthorization(t *testing.T) {
 	}
 	other := call(t, "POST", u+"/v1/games", testOrganizerToken, strings.ReplaceAll(strings.ReplaceAll(gameBody, "Q1", "Q2"), "table 1", "table 2")).str("table_token")
 
-	// Referee actions: recording a hand.
+	// Staff actions: recording a hand, by the referee or the organiser
+	// (the organiser desk enters hands on its own token); never by a table.
 	wantProblem(t, call(t, "POST", u+"/v1/games/Q1/hands", "", handBody), 401, codeUnauthorized)
 	wantProblem(t, call(t, "POST", u+"/v1/games/Q1/hands", table, handBody), 403, codeForbidden)
-	wantProblem(t, call(t, "POST", u+"/v1/games/Q1/hands", testOrganizerToken, handBody), 403, codeForbidden)
 	a = call(t, "POST", u+"/v1/games/Q1/hands", testRefereeToken, handBody)
 	if a.status != 201 || fmt.Sprint(a.json["scores"]) != "[25000 33000 17000 25000]" {
 		t.Fatalf("referee recording a hand: %d %s", a.status, a.body)
+	}
+	a = call(t, "POST", u+"/v1/games/Q2/hands", testOrganizerToken, strings.Replace(handBody, `"riichi":[1],`, "", 1))
+	if a.status != 201 || fmt.Sprint(a.json["scores"]) != "[25000 32700 17300 25000]" {
+		t.Fatalf("organiser recording a hand: %d %s", a.status, a.body)
+	}
+	wantProblem(t, call(t, "POST", u+"/v1/games/Q2/hands/1/correct", table, `{"outcome":"draw","tenpai":[0]}`), 403, codeForbidden)
+	a = call(t, "POST", u+"/v1/games/Q2/hands/1/correct", testOrganizerToken, `{"outcome":"draw","tenpai":[0]}`)
+	if a.status != 200 || fmt.Sprint(a.json["scores"]) != "[28000 24000 24000 24000]" {
+		t.Fatalf("organiser correcting a hand: %d %s", a.status, a.body)
 	}
 	// A hand the engine refuses is a problem with the engine's code.
 	bad := `{"outcome":"win","player":0,"from":1,"hand":{"hand":"456p789s123s99p","win_tile":"1s","melds":[{"type":"chi","tiles":"123m","from":"left"}]}}`
@@ -105,6 +114,9 @@ func TestTournamentAuthorization(t *testing.T) {
 	// Referee records.
 	wantProblem(t, call(t, "POST", u+"/v1/records", "", recordBody), 401, codeUnauthorized)
 	wantProblem(t, call(t, "POST", u+"/v1/records", table, recordBody), 403, codeForbidden)
+	if a := call(t, "POST", u+"/v1/records", testOrganizerToken, recordBody); a.status != 403 || a.str("detail") != "an organizer token may not do this; ask the referee" {
+		t.Errorf("the organiser appending a referee record: %d %s", a.status, a.body)
+	}
 	a = call(t, "POST", u+"/v1/records", testRefereeToken, recordBody)
 	if a.status != 201 {
 		t.Fatalf("referee record: %d %s", a.status, a.body)
@@ -223,7 +235,6 @@ func TestTableCamera(t *testing.T) {
 	body := `{"seat":"S","game":"Q1","hand":1,"request":{"rules":"riichi","round_wind":"E"}}`
 	wantProblem(t, call(t, "POST", u+"/v1/tables/table%201/score-now", "", body), 401, codeUnauthorized)
 	wantProblem(t, call(t, "POST", u+"/v1/tables/table%201/score-now", other, body), 404, codeNotFound)
-	wantProblem(t, call(t, "POST", u+"/v1/tables/table%201/score-now", testOrganizerToken, body), 403, codeForbidden)
 	a = call(t, "POST", u+"/v1/tables/table%201/score-now", own, body)
 	if a.status != 200 {
 		t.Fatalf("score now: %d %s", a.status, a.body)
@@ -244,6 +255,12 @@ func TestTableCamera(t *testing.T) {
 	got := call(t, "GET", fmt.Sprintf("%s/v1/records/%d/photo", u, int(rec["id"].(float64))), testRefereeToken, "")
 	if got.status != 200 || string(got.body) != string(frames["hand"]) {
 		t.Fatalf("the photo was not kept: %d %.200s", got.status, got.body)
+	}
+	// The organiser scores now on its own token too (the organiser desk),
+	// and is named as who asked.
+	a = call(t, "POST", u+"/v1/tables/table%201/score-now", testOrganizerToken, body)
+	if a.status != 200 || a.json["record"].(map[string]any)["asked_by"] != "organizer" {
+		t.Fatalf("the organiser scoring now: %d %s", a.status, a.body)
 	}
 }
 

@@ -175,7 +175,8 @@ function resultParts(r) {
   const b = r.breakdown || {};
   if (b.fu && b.fu.length) box.appendChild(table(["Why", "Set", "Fu"], b.fu.map((f) => [f.reason, f.set || "", f.fu])));
   if (r.points && r.points.payments && r.points.payments.length) {
-    box.appendChild(table(["Pays", "Amount", "Note"], r.points.payments.map((p) => [p.from, p.amount, p.note || ""])));
+    const who = { E: "East", S: "South", W: "West", N: "North", discarder: "the discarder" };
+    box.appendChild(table(["Pays", "Amount", "Note"], r.points.payments.map((p) => [who[p.from] || p.from, p.amount, p.note || ""])));
   }
   return box;
 }

@@ -14,19 +14,6 @@ const org = {
   ruleSets: [],
 };
 
-// Table tokens are kept for the tab, as the staff token is: the desk
-// proposes a game's hand through its own table's camera with it.
-const tableToken = {
-  get: (game) => sessionStorage.getItem("mjscan.table." + game) || "",
-  set: (game, tok) => sessionStorage.setItem("mjscan.table." + game, tok),
-};
-
-function refereeToken() {
-  const typed = $("ref-token").value.trim();
-  if (typed) { sessionStorage.setItem(desk.key("referee"), typed); $("ref-token").value = ""; }
-  return desk.token("referee");
-}
-
 // ---- the tournament and its standings ----
 
 function showTour(view) {
@@ -34,10 +21,18 @@ function showTour(view) {
   const next = $("tour-next");
   next.replaceChildren();
   const rows = Object.entries(view.next || {}).map(([where, players]) => [where, players.join(", ")]);
+  // The stage (and qualifier table) a new game is most likely for: the
+  // first the tournament says is played next.
+  const where = Object.keys(view.next || {}).sort((a, b) => b.localeCompare(a))[0] || "";
+  if (/^(qualifier|final)/.test(where)) $("game-stage").value = where.split(" ")[0];
+  const qt = where.match(/^qualifier table (\d)/);
+  if (qt) $("game-tableno").value = qt[1];
+  showStage();
   if (rows.length) { next.appendChild(el("h3", {}, "Who plays next")); next.appendChild(table(["Where", "Players"], rows)); }
   if (view.winner) next.appendChild(el("p", { cls: "ok" }, `Winner: ${view.winner}`));
   const first = Object.values(view.next || {})[0];
   if (first) first.forEach((p, i) => { if (!$("game-p" + i).value) $("game-p" + i).value = p; });
+  $("entrants").replaceChildren(...((view.tournament && view.tournament.entrants) || []).map((p) => el("option", { value: p })));
   const st = view.standings || [];
   $("standings-table").replaceChildren(st.length ?
     table(["Rank", "Player", "Stage", "Games", "Penalty", "Total"], st.map((s) => [s.rank, s.player, s.stage || "", (s.games || []).map((g, i) => `${g}: ${(s.scores || [])[i]}`).join(", "), s.penalty ? -s.penalty : 0, s.total]), { id: "standings-list" }) :
@@ -93,18 +88,45 @@ function showGame(g) {
   v.appendChild(table(["Seat", "Player", "Score"], g.players.map((p, i) => [SEATS[i], p, g.scores[i]]), { id: "game-scores" }));
   if (g.hands && g.hands.length) {
     v.appendChild(table(["Hand", "Round", "Outcome", "Change"], g.hands.map((h) =>
-      [h.number, h.round, h.play.outcome + (h.play.outcome === "win" ? ` by ${g.players[h.play.player]}` : ""), h.deltas.map((d) => (d > 0 ? "+" : "") + d).join(" ")]), { id: "game-hands" }));
+      [h.number, h.round, outcomeText(g, h.play), h.deltas.map((d, i) => `${g.players[i]} ${d > 0 ? "+" : ""}${d}`).join(", ")]), { id: "game-hands" }));
+  } else {
+    v.appendChild(el("p", { cls: "note" }, "No hands yet: score one now by camera, or enter it under Hands."));
   }
-  const who = $("hand-player"), from = $("hand-from"), tenpai = $("hand-tenpai");
+  const named = (i) => `${SEATS[i]}: ${g.players[i]}`;
+  const snSeat = $("sn-seat").value, snFrom = $("sn-from").value;
+  $("sn-seat").replaceChildren(...g.players.map((p, i) => el("option", { value: WINDS[i] }, named(i))));
+  $("sn-from").replaceChildren(el("option", { value: -1 }, "self-draw (tsumo)"), ...g.players.map((p, i) => el("option", { value: i }, named(i))));
+  $("sn-seat").value = snSeat; $("sn-from").value = snFrom;
+  const who = $("hand-player"), from = $("hand-from");
+  const chosen = [who.value, from.value];
   who.replaceChildren(...g.players.map((p, i) => el("option", { value: i }, `${SEATS[i]}: ${p}`)));
-  from.replaceChildren(el("option", { value: -1 }, "self-draw"), ...g.players.map((p, i) => el("option", { value: i }, `${SEATS[i]}: ${p}`)));
-  tenpai.replaceChildren(el("legend", {}, "Tenpai at a draw"), ...g.players.map((p, i) => {
-    const l = el("label", {});
-    const c = el("input", { type: "checkbox", value: i, id: "tenpai-" + i });
-    l.append(c, ` ${p}`);
-    return l;
-  }));
+  from.replaceChildren(el("option", { value: -1 }, "self-draw (tsumo)"), ...g.players.map((p, i) => el("option", { value: i }, `${SEATS[i]}: ${p}`)));
+  // What was chosen stays chosen when the game is shown again.
+  if (chosen[0]) who.value = chosen[0];
+  if (chosen[1]) from.value = chosen[1];
+  const boxes = (id, legend) => {
+    const ticked = new Set([...document.querySelectorAll(`#${id} input:checked`)].map((c) => c.value));
+    $(id).replaceChildren(el("legend", {}, legend), ...g.players.map((p, i) => {
+      const l = el("label", {});
+      const c = el("input", { type: "checkbox", value: i, id: `${id}-${i}` });
+      c.checked = ticked.has(String(i));
+      l.append(c, ` ${SEATS[i]}: ${p}`);
+      return l;
+    }));
+  };
+  boxes("hand-tenpai", "Tenpai at the draw (leave all unticked: everyone noten)");
+  boxes("hand-riichi", "Declared riichi this hand");
+  showOutcome();
   if (!$("cam-table").value) $("cam-table").value = g.table;
+}
+
+// outcomeText says what happened in a hand, with the players' names.
+function outcomeText(g, p) {
+  const name = (i) => g.players[i] || "?";
+  if (p.outcome === "win") return `win by ${name(p.player)}` + (p.from >= 0 ? ` off ${name(p.from)}` : " (self-draw)");
+  if (p.outcome === "draw") return "draw, " + ((p.tenpai || []).length ? "tenpai: " + p.tenpai.map(name).join(", ") : "all noten");
+  if (p.outcome === "chombo") return `chombo by ${name(p.player)}`;
+  return p.outcome;
 }
 
 async function createGame() {
@@ -115,7 +137,6 @@ async function createGame() {
   if ($("game-preset").value) body.preset = $("game-preset").value;
   const { ok, data } = await call("POST", "/v1/games", body);
   if (!ok) { problem($("game-status"), data); return; }
-  tableToken.set(data.id, data.table_token);
   $("game-token").textContent = data.table_token;
   $("game-token-box").hidden = false;
   say($("game-status"), `Created game ${data.id} at "${data.table}".`);
@@ -244,14 +265,12 @@ async function scoreNow() {
   const out = $("sn-status");
   if (!org.game) { problem(out, { detail: "create or open the game being played first" }); return; }
   const g = org.game;
-  const tok = tableToken.get(g.id) || refereeToken();
-  if (!tok) { problem(out, { detail: "this tab has neither the game's table token nor the referee token: type the referee token under Hands" }); return; }
   out.className = ""; out.textContent = "Taking a snapshot and reading the hand…";
   const seat = $("sn-seat").value;
   const body = { seat, game: g.id, request: {} };
   const from = parseInt($("sn-from").value, 10);
   if (from < 0) body.request.tsumo = true;
-  const { ok, data } = await call("POST", `/v1/tables/${encodeURIComponent(g.table)}/score-now`, body, { token: tok });
+  const { ok, data } = await call("POST", `/v1/tables/${encodeURIComponent(g.table)}/score-now`, body);
   $("proposal").hidden = true;
   if (!ok) { problem(out, data); return; }
   org.proposal = { answer: data, seat, from };
@@ -265,7 +284,10 @@ async function scoreNow() {
 // confirmProposal rules on the camera's proposal as it was proposed, in
 // one tap: POST /v1/records/{id}/confirm appends the ruling that points
 // at the proposal (no overturn), and the confirmed hand goes into the game
-// as the referee's when this tab has the referee token.
+// as the win of the player at that seat, all on the organiser's token.
+// (The camera's seats are the table's seats as at the first hand, the
+// players' order, so the desk names the winner itself rather than
+// confirm's win, which reads the seat as this hand's wind.)
 async function confirmProposal() {
   const out = $("sn-status");
   const pr = org.proposal;
@@ -273,20 +295,19 @@ async function confirmProposal() {
   const rec = pr.answer.record.id;
   const ruled = await call("POST", `/v1/records/${rec}/confirm`, {});
   if (!ruled.ok) { problem(out, ruled.data); return; }
-  const tok = refereeToken();
-  if (!tok) {
-    $("proposal").hidden = true;
-    org.proposal = null;
-    say(out, `Confirmed as record #${ruled.data.record.id}. The referee records the hand in the game (or type the referee token under Hands).`);
-    return;
-  }
   const play = { outcome: "win", player: seatOf(pr.seat), from: pr.from < 0 ? -1 : pr.from, hand: ruled.data.record.request };
-  const { ok, data } = await call("POST", `/v1/games/${encodeURIComponent(org.game.id)}/hands`, play, { token: tok });
-  if (!ok) { problem(out, data); return; }
+  const riichi = ticked("hand-riichi");
+  if (riichi.length) play.riichi = riichi;
+  const { ok, data } = await call("POST", `/v1/games/${encodeURIComponent(org.game.id)}/hands`, play);
+  if (!ok) { problem(out, { detail: `the ruling is record #${ruled.data.record.id}, but the hand did not go into the game: ${(data && data.detail) || "try Hands"}` }); return; }
   $("proposal").hidden = true;
   org.proposal = null;
-  say(out, `Hand ${data.hand.number} confirmed as the camera proposed it (record #${ruled.data.record.id}).`);
   await openGame(org.game.id);
+  say(out, `Hand ${data.hand.number} confirmed as the camera proposed it (record #${ruled.data.record.id}).`);
+}
+
+function ticked(id) {
+  return [...document.querySelectorAll(`#${id} input:checked`)].map((c) => parseInt(c.value, 10));
 }
 
 // seatOf is the player at a seat of the table: the camera's seats are
@@ -299,6 +320,7 @@ function correctProposal() {
   const pr = org.proposal;
   if (!pr) return;
   $("hand-outcome").value = "win";
+  showOutcome();
   $("hand-player").value = String(seatOf(pr.seat));
   $("hand-from").value = String(pr.from);
   $("hand-request").value = JSON.stringify(pr.answer.proposal.request, null, 1); // the whole request: its situation stays
@@ -310,14 +332,15 @@ function correctProposal() {
 async function recordHand() {
   const out = $("hand-status");
   if (!org.game) { problem(out, { detail: "create or open the game first" }); return; }
-  const tok = refereeToken();
-  if (!tok) { problem(out, { detail: "type the referee token: hands are recorded as the referee's" }); return; }
   const outcome = $("hand-outcome").value;
-  const play = { outcome, player: parseInt($("hand-player").value, 10), from: parseInt($("hand-from").value, 10) };
+  const play = { outcome, player: parseInt($("hand-player").value, 10) };
   if (outcome === "win") {
+    play.from = parseInt($("hand-from").value, 10);
     play.hand = await winningHand($("hand-request").value.trim(), out);
     if (!play.hand) return;
   }
+  if (outcome !== "chombo") { const r = ticked("hand-riichi"); if (r.length) play.riichi = r; }
+  if (outcome === "draw") { play.tenpai = ticked("hand-tenpai"); play.player = 0; }
   if (outcome === "win" && org.proposal && org.proposal.correcting) {
     // A corrected proposal: the ruling records the correction against
     // the proposal (scored again), and the game takes the corrected hand.
@@ -325,13 +348,22 @@ async function recordHand() {
     if (!ruled.ok) { problem(out, ruled.data); return; }
     play.hand = ruled.data.record.request;
   }
-  if (outcome === "draw") play.tenpai = [...document.querySelectorAll("#hand-tenpai input:checked")].map((c) => parseInt(c.value, 10));
-  const { ok, data } = await call("POST", `/v1/games/${encodeURIComponent(org.game.id)}/hands`, play, { token: tok });
+  const { ok, data } = await call("POST", `/v1/games/${encodeURIComponent(org.game.id)}/hands`, play);
   if (!ok) { problem(out, data); return; }
-  say(out, `Hand ${data.hand.number} recorded: ${data.hand.deltas.map((d, i) => `${org.game.players[i]} ${d > 0 ? "+" : ""}${d}`).join(", ")}.`);
+  const hand = data.hand;
+  const corrected = org.proposal && org.proposal.correcting;
   $("proposal").hidden = true;
   org.proposal = null;
   await openGame(org.game.id);
+  // The form starts afresh for the next hand, so that nothing of this
+  // one is recorded twice by a second tap; then the desk says what was
+  // recorded, the game's view already showing it.
+  for (const c of document.querySelectorAll("#hand-tenpai input, #hand-riichi input")) c.checked = false;
+  $("hand-outcome").value = "win";
+  $("hand-request").value = "";
+  showOutcome();
+  if (corrected) say($("sn-status"), `Hand ${hand.number} recorded as corrected (the ruling records the correction).`);
+  say(out, `Hand ${hand.number} recorded (${outcomeText(org.game, hand.play)}): ${hand.deltas.map((d, i) => `${org.game.players[i]} ${d > 0 ? "+" : ""}${d}`).join(", ")}.`);
 }
 
 // winningHand reads the winning hand as typed: MPSZ (melds after commas,
@@ -361,6 +393,26 @@ async function addPenalty() {
   showTour(data);
 }
 
+// showOutcome shows the fields the chosen outcome takes: a win its
+// winner, discarder and hand; a draw who was tenpai; a chombo its
+// offender.
+function showOutcome() {
+  const o = $("hand-outcome").value;
+  $("hand-player-box").hidden = o === "draw";
+  $("hand-player-label").textContent = o === "chombo" ? "Offender" : "Winner";
+  $("hand-from-box").hidden = o !== "win";
+  $("hand-win-box").hidden = o !== "win";
+  $("hand-tenpai").hidden = o !== "draw";
+  $("hand-riichi").hidden = o === "chombo" || !org.game || org.game.rules.rules !== "riichi";
+  $("hand-chombo-note").hidden = o !== "chombo";
+  $("hand-record").textContent = o === "win" ? "Record the win" : o === "draw" ? "Record the draw" : "Record the chombo";
+}
+
+// showStage asks for the qualifier table only for a qualifier game.
+function showStage() {
+  $("game-tableno-box").hidden = $("game-stage").value !== "qualifier";
+}
+
 function signedIn() {
   loadPresets();
 }
@@ -371,6 +423,7 @@ $("game-rules").addEventListener("change", showPresets);
 $("game-create").addEventListener("click", createGame);
 $("game-open").addEventListener("click", () => openGame());
 $("game-add").addEventListener("click", addGame);
+$("game-stage").addEventListener("change", showStage);
 $("game-mjai").addEventListener("click", exportMJAI);
 $("cam-register").addEventListener("click", registerTable);
 $("cam-calibrate").addEventListener("click", calibrate);
@@ -378,7 +431,10 @@ $("sn-go").addEventListener("click", scoreNow);
 $("proposal-confirm").addEventListener("click", confirmProposal);
 $("proposal-correct").addEventListener("click", correctProposal);
 $("hand-record").addEventListener("click", recordHand);
+$("hand-outcome").addEventListener("change", showOutcome);
 $("pen-add").addEventListener("click", addPenalty);
 $("standings-refresh").addEventListener("click", () => openTour(true));
 $("standings-csv").addEventListener("click", exportCSV);
+showOutcome();
+showStage();
 initDesk(signedIn);

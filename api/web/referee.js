@@ -7,6 +7,7 @@ const ref = {
   open: null, // {record, in_force, chain} of GET /v1/records/{id}
   photo: "", // the blob: URL of the open record's photo
   verdict: null, // the last POST /v1/verify answer, with its claim
+  drafted: "", // the ruling the desk drafted from the last verdict
 };
 
 function claimText(c) {
@@ -31,12 +32,12 @@ async function openTable() {
   if (!ok) { problem(out, data); return; }
   ref.listed = data.records;
   const overturned = new Set(data.records.filter((r) => r.overturns).map((r) => r.overturns));
-  say(out, data.records.length ? `${data.records.length} record${data.records.length === 1 ? "" : "s"} at table ${tableName}.` : `Table ${tableName} has no records yet.`);
+  say(out, data.records.length ? `${data.records.length} record${data.records.length === 1 ? "" : "s"} at "${tableName}".` : `"${tableName}" has no records yet: check the table's name as the organiser registered it.`);
   out.className = "";
   for (const r of data.records) {
     const b = el("button", { type: "button", cls: "record-item", "data-id": r.id });
     b.appendChild(el("strong", {}, `#${r.id}`));
-    b.appendChild(el("span", {}, ` ${r.game ? r.game + (r.hand ? " hand " + r.hand : "") : "no game"} · ${r.ruling}`));
+    b.appendChild(el("span", {}, ` ${r.game ? r.game + (r.hand ? " hand " + r.hand : "") : "not tied to a game"} · ${r.ruling}`));
     if (overturned.has(r.id)) b.appendChild(el("span", { cls: "tag" }, "overturned"));
     if (r.overturns) b.appendChild(el("span", { cls: "tag" }, `overturns #${r.overturns}`));
     if (r.tampered) b.appendChild(el("span", { cls: "tag bad" }, "fails its check"));
@@ -101,7 +102,11 @@ async function openRecord(id) {
     chain.appendChild(li);
   }
   $("verify-request").value = r.request ? JSON.stringify(r.request, null, 1) : "";
+  showClaimFields();
+  $("ruling-overturn").textContent = `Overturn #${data.in_force.id} with this ruling`;
   $("verdict").replaceChildren();
+  if ($("ruling-text").value === ref.drafted) $("ruling-text").value = "";
+  ref.drafted = "";
   $("ruling-asked").value = r.asked_by || "";
   $("ruling-status").textContent = "";
   $("record").scrollIntoView({ block: "start" });
@@ -134,6 +139,21 @@ async function showPhoto(r) {
     `The photo this ruling is about, kept with record #${k.id} and checked against its hash.`;
 }
 
+// showClaimFields offers the claim's fields the hand's rule set counts
+// in: han and fu under riichi, fan under the others (MCR, HK, Zung Jung…);
+// all of them while the request does not say.
+function showClaimFields() {
+  let rules = "";
+  const text = $("verify-request").value.trim();
+  if (text.startsWith("{")) { try { rules = JSON.parse(text).rules || ""; } catch (e) { rules = ""; } }
+  else if (text) rules = situation().rules || "";
+  const riichi = rules === "riichi", known = rules !== "";
+  for (const [k, show] of [["han", !known || riichi], ["fu", !known || riichi], ["fan", !known || !riichi]]) {
+    $("claim-" + k + "-box").hidden = !show;
+    if (!show) $("claim-" + k).value = "";
+  }
+}
+
 function claim() {
   const c = {};
   for (const k of ["points", "han", "fu", "fan"]) {
@@ -143,19 +163,43 @@ function claim() {
   return c;
 }
 
+// situation is what a hand typed in MPSZ is scored with: the open
+// record's request (its rules, winds, self-draw…) less its tiles, or
+// riichi's defaults when no record is open.
+function situation() {
+  const base = Object.assign({ rules: "riichi" }, (ref.open && ref.open.record.request) || {});
+  delete base.hand; delete base.win_tile; delete base.melds; delete base.id;
+  return base;
+}
+
+// verifyRequest reads the hand to check: a hand request as JSON, or the
+// tiles in MPSZ (melds after commas, the winning tile last) read by GET
+// /v1/notation and scored with the open record's situation. It says what
+// is wrong in out, and answers null.
+async function verifyRequest(out) {
+  const text = $("verify-request").value.trim();
+  const fail = (why) => { out.appendChild(el("p", { cls: "error" }, why)); return null; };
+  if (!text) return fail("Type the hand: its tiles in MPSZ (234678s777z222z44z, the winning tile last), or open a record that has one.");
+  if (text.startsWith("{")) {
+    try { return JSON.parse(text); } catch (e) { return fail("The hand request is not valid JSON: fix it, type the tiles in MPSZ instead, or open a record that has one."); }
+  }
+  const { ok, data } = await call("GET", "/v1/notation?" + new URLSearchParams({ mpsz: text }), undefined, { token: "" });
+  if (!ok) return fail(sentence(data && data.detail));
+  const req = Object.assign(situation(), { hand: data.hand, win_tile: data.win_tile });
+  if (data.melds && data.melds.length) req.melds = data.melds;
+  return req;
+}
+
 async function verify() {
   const out = $("verdict");
   out.replaceChildren();
-  let req;
-  try { req = JSON.parse($("verify-request").value); } catch (e) {
-    out.appendChild(el("p", { cls: "error" }, "The hand request is not valid JSON: fix it, or open a record that has one."));
-    return;
-  }
+  const req = await verifyRequest(out);
+  if (!req) return;
   const c = claim();
   if (!Object.keys(c).length) { out.appendChild(el("p", { cls: "error" }, "Type what the player claimed: points, han and fu, or fan.")); return; }
   const { ok, data } = await call("POST", "/v1/verify", { request: req, claim: c });
   if (!ok) { out.appendChild(el("p", { cls: "error", id: "verdict-error" }, sentence(data.detail || (data.error && data.error.message)))); return; }
-  ref.verdict = { claim: c, data };
+  ref.verdict = { claim: c, data, request: req };
   out.appendChild(el("p", { id: "verdict-summary", cls: data.agree ? "ok" : "error" }, sentence(data.summary)));
   out.appendChild(table(["Claimed", "Field", "Computed", "Agrees"], data.checks.map((k) => [k.claimed, k.field, k.computed, k.agree ? "✓ agrees" : "✗ differs"]), { id: "verdict-checks" }));
   out.appendChild(el("h3", {}, "Computed breakdown"));
@@ -163,10 +207,15 @@ async function verify() {
   const readings = [].concat(data.alternatives || []);
   if (readings.length) {
     out.appendChild(el("h3", {}, "Readings considered"));
+    out.appendChild(el("p", { cls: "note" }, "✓ marks the reading the engine counts: the one that pays most."));
     out.appendChild(table(["Reading", "Yaku", "Value", "Pays"], readings.map(readingRow), { id: "verdict-readings" }));
   }
-  if (!$("ruling-text").value.trim()) {
-    $("ruling-text").value = data.agree ? `Claim of ${claimText(c)} upheld.` : `Claim of ${claimText(c)} corrected: ${data.result.points ? data.result.points.total : 0} points.`;
+  // The desk drafts the ruling from the verdict, and redrafts it for a
+  // later verdict unless the referee has written their own.
+  const text = $("ruling-text").value.trim();
+  if (!text || text === ref.drafted) {
+    ref.drafted = data.agree ? `Claim of ${claimText(c)} upheld.` : `Claim of ${claimText(c)} corrected: ${data.result.points ? data.result.points.total : 0} points.`;
+    $("ruling-text").value = ref.drafted;
   }
 }
 
@@ -183,7 +232,7 @@ function ruling() {
   if (r.rule_set) body.rule_set = r.rule_set;
   if (r.model_version) body.model_version = r.model_version;
   if (ref.verdict) {
-    body.request = JSON.parse($("verify-request").value);
+    body.request = ref.verdict.request;
     body.claimed = claimText(ref.verdict.claim);
     body.computed = ref.verdict.data.result;
     body.rule_set = body.request.rules + (ref.verdict.data.result.preset ? "/" + ref.verdict.data.result.preset : "");
@@ -213,6 +262,7 @@ async function record(overturn) {
   const { ok, data } = await call("POST", path, body);
   if (!ok) { problem(out, data); return; }
   $("ruling-text").value = "";
+  ref.drafted = "";
   await openRecord(data.record.id);
   say(out, overturn ? `Recorded as #${data.record.id}, overturning #${data.record.overturns}.` : `Recorded as #${data.record.id}.`);
   if ($("find-table").value.trim()) openTable();
@@ -230,6 +280,7 @@ function signedIn() {
 $("find-go").addEventListener("click", openTable);
 $("find-table").addEventListener("keydown", (e) => { if (e.key === "Enter") openTable(); });
 $("verify-go").addEventListener("click", verify);
+$("verify-request").addEventListener("input", showClaimFields);
 $("ruling-record").addEventListener("click", () => record(false));
 $("ruling-overturn").addEventListener("click", () => record(true));
 $("print").addEventListener("click", () => window.print());
