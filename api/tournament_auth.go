@@ -228,6 +228,16 @@ func (t *tournamentRoutes) placeProposal(ctx context.Context, who caller, table 
 		return place, fault.Newf(fault.Invalid, scoring.CodeBadRequest, "game %s is played under %s rules (preset %q): leave rules and preset out, or name those", g.game.ID, rules.Rules, rules.Preset)
 	}
 	place.game, place.hand = g.game.ID, next
+	// The camera's seats are the table's chairs, named by the winds their
+	// players had at the first hand; the winds move with the dealer.
+	if n := g.game.Next(); n != nil {
+		if i := strings.Index("ESWN", in.Seat); len(in.Seat) == 1 && i >= 0 && in.Request.SeatWind == "" {
+			in.Request.SeatWind = n.SeatWinds[i]
+		}
+		if in.Request.RoundWind == "" {
+			in.Request.RoundWind = n.RoundWind
+		}
+	}
 	if who.role == roleTable {
 		// The count lives in the record, so a table's proposals add up
 		// whichever replica takes them; a slot still in flight when its

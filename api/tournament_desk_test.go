@@ -94,6 +94,38 @@ func TestScoreNowUnderTheGamesRules(t *testing.T) {
 	})
 }
 
+// TestScoreNowSeatWindMovesWithTheDealer: the camera's seats are the
+// table's chairs, named by their players' winds at the first hand. Once
+// the dealer has moved, the player in chair S is no longer South: the
+// proposal is scored with the wind that player has now (and the round's
+// wind), so a seat-wind yaku and a confirmed win name the right player.
+func TestScoreNowSeatWindMovesWithTheDealer(t *testing.T) {
+	tourBackends(t, func(t *testing.T, c referee.Config) {
+		s := startTourService(t, c, fixedHandReader{})
+		tourCameraTables(t, s)
+		s.newGameAt("Q1", "table 1", "msmc-2016")
+		// Hand 1: Ben (chair S) wins; the deal passes to him.
+		if a := s.call("POST", "/v1/games/Q1/hands", testRefereeToken, handBody); a.status != 201 {
+			t.Fatalf("hand 1: %d %s", a.status, a.body)
+		}
+		a := s.call("POST", "/v1/tables/table%201/score-now", testRefereeToken, `{"seat":"S"}`)
+		if a.status != 200 {
+			t.Fatalf("score now: %d %s", a.status, a.body)
+		}
+		req := a.json["proposal"].(map[string]any)["request"].(map[string]any)
+		if req["seat_wind"] != "E" || req["round_wind"] != "E" {
+			t.Errorf("chair S after the deal passed to its player: seat wind %v, round wind %v; want E (the dealer), E", req["seat_wind"], req["round_wind"])
+		}
+		a = s.call("POST", "/v1/tables/table%201/score-now", testRefereeToken, `{"seat":"E"}`)
+		if a.status != 200 {
+			t.Fatalf("score now: %d %s", a.status, a.body)
+		}
+		if w := a.json["proposal"].(map[string]any)["request"].(map[string]any)["seat_wind"]; w != "N" {
+			t.Errorf("chair E after the deal passed on: seat wind %v, want N", w)
+		}
+	})
+}
+
 // TestScoreNowConfirmedInOneCall: a score-now proposal could only be
 // confirmed by composing a whole overturning record. POST
 // /v1/records/{id}/confirm rules on it in one call, as proposed or with
