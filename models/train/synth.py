@@ -52,7 +52,10 @@ def proc_style(setname, *seed):
     if setname not in PROC_SETS:
         return None
     P.check_fonts(PROC_SETS[setname])
-    return P.make_style(np.random.default_rng(list(seed) + [31337]), heldout=PROC_SETS[setname])
+    # the held-out set's styles come from a stream of their own, so that no
+    # training scene shares a drawing with it (only the font family is new)
+    tag = [31337, 1] if PROC_SETS[setname] else [31337]
+    return P.make_style(np.random.default_rng(list(seed) + tag), heldout=PROC_SETS[setname])
 
 
 def front_for(setname, code, rare, rng, back_colour=None, aug=None, style=None):

@@ -157,8 +157,8 @@ def put_mask(canvas, mask, box, colour, align="centre"):
     y = int(round(y0 + (bh - nh) / 2)) if align == "centre" else int(round(y0 if align == "top" else y1 - nh))
     x, y = max(0, min(CW - nw, x)), max(0, min(CH - nh, y))
     a = m.astype(np.float32)[:, :, None] / 255
-    roi = canvas[y:y + nh, x:x + nw]
-    canvas[y:y + nh, x:x + nw] = roi * (1 - a) + np.array(colour, np.float32) * a
+    roi = canvas[y:y + nh, x:x + nw].astype(np.float32)
+    canvas[y:y + nh, x:x + nw] = np.clip(roi * (1 - a) + np.array(colour, np.float32) * a + 0.5, 0, 255).astype(np.uint8)
 
 
 # ------------------------------------------------------------------- style
@@ -581,10 +581,26 @@ def drawable(code):
     return code[1] in "mpsf" or (code[1] == "z" and code[0] != "0")
 
 
+_SHADE = None
+
+
+def _shade():
+    """Shading as synth_faces.blank_front: soft light from the top left, edge bevel."""
+    global _SHADE
+    if _SHADE is None:
+        yy, xx = np.mgrid[0:F.FH, 0:F.FW].astype(np.float32)
+        g = 1.0 + 0.05 * (1 - yy / F.FH) + 0.02 * (1 - xx / F.FW)
+        m = F.front_mask().astype(np.float32) / 255
+        er = cv2.erode(m, np.ones((5, 5), np.uint8))
+        band = np.clip(m - cv2.GaussianBlur(er, (0, 0), 2.0), 0, 1)
+        _SHADE = (g * (1 - 0.18 * band))[:, :, None]
+    return _SHADE
+
+
 def front(code, rng, style):
     """BGRA front (F.FH x F.FW) of code in style, with per-tile jitter from rng."""
-    c = np.empty((CH, CW, 3), np.float32)
-    c[:] = np.array(style.front, np.float32)
+    c = np.empty((CH, CW, 3), np.uint8)
+    c[:] = np.array(style.front, np.uint8)
     n, suit = int(code[0]), code[1]
     red = n == 0
     if red:
@@ -601,18 +617,12 @@ def front(code, rng, style):
         draw_flower(c, style, n, rng)
     else:
         raise ValueError(f"synth_proc draws no {code}")
+    img = cv2.resize(c, (F.FW, F.FH), interpolation=cv2.INTER_AREA)
     # per-tile: art scale and offset, a hair of rotation
     sc = rng.uniform(0.93, 1.03)
-    M = cv2.getRotationMatrix2D((CW / 2, CH / 2), rng.normal(0, 0.8), sc)
-    M[:, 2] += rng.uniform(-3, 3, 2) * SS
-    c = cv2.warpAffine(c, M, (CW, CH), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
-                       borderValue=tuple(float(v) for v in style.front))
-    img = cv2.resize(c, (F.FW, F.FH), interpolation=cv2.INTER_AREA)
-    # shading as synth_faces.blank_front: soft light from the top left, edge bevel
-    yy, xx = np.mgrid[0:F.FH, 0:F.FW].astype(np.float32)
-    g = 1.0 + 0.05 * (1 - yy / F.FH) + 0.02 * (1 - xx / F.FW)
-    m = F.front_mask().astype(np.float32) / 255
-    er = cv2.erode(m, np.ones((5, 5), np.uint8))
-    band = np.clip(m - cv2.GaussianBlur(er, (0, 0), 2.0), 0, 1)
-    img = img * (g * (1 - 0.18 * band))[:, :, None]
+    M = cv2.getRotationMatrix2D((F.FW / 2, F.FH / 2), rng.normal(0, 0.8), sc)
+    M[:, 2] += rng.uniform(-3, 3, 2)
+    img = cv2.warpAffine(img, M, (F.FW, F.FH), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                         borderValue=tuple(float(v) for v in style.front))
+    img = img.astype(np.float32) * _shade()
     return np.dstack([np.clip(img, 0, 255).astype(np.uint8), F.front_mask()])
