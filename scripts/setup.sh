@@ -23,7 +23,10 @@ TRAIN_ONLY=false
 if [ "${1:-}" = "--train" ]; then
   TRAIN_ONLY=true
   APT_PACKAGES=(python3-torch python3-numpy python3-opencv python3-onnx
-    librsvg2-bin kdegames-mahjongg-data-kf5 gnome-mahjongg xmahjongg fonts-noto-cjk)
+    librsvg2-bin kdegames-mahjongg-data-kf5 gnome-mahjongg xmahjongg fonts-noto-cjk
+    # the CJK fonts of the procedurally drawn faces (models/train/synth_proc.py)
+    fonts-arphic-ukai fonts-arphic-uming fonts-wqy-zenhei fonts-wqy-microhei fonts-ipafont-gothic
+    fonts-ipafont-mincho fonts-vlgothic fonts-hanazono fonts-takao)
 fi
 
 need=()

@@ -17,6 +17,9 @@ for run in a b; do
 	# tiles, the not-a-tile and lying-across outputs, more kings and jokers
 	$PY synth.py scenes --sets smooth,real --rare train --variety --n 6 --seed 9 --out "$W/$run/synth" > /dev/null
 	cat "$W/$run/synth"/* | sha256sum | cut -c1-64 > "$W/$run/more/synthetic_scenes.sha256"
+	# the procedurally drawn faces (synth_proc.py), both font sets
+	$PY synth.py scenes --sets proc,proc-heldout --rare train --variety --n 6 --seed 9 --out "$W/$run/proc" > /dev/null
+	cat "$W/$run/proc"/* | sha256sum | cut -c1-64 > "$W/$run/more/proc_scenes.sha256"
 	$PY detector.py --limit 20 --epochs 1 --synthetic "$W/$run/synth" --out "$W/$run/more" --save "$W/$run/det2.pt" > "$W/$run/det2.log"
 	$PY classifier.py --limit 20 --epochs 1 --lying 0.2 --negatives 200 --synthetic "$W/$run/synth" --synthetic-per-epoch 200 --rare-boost 2.5 \
 		--out "$W/$run/more" --save "$W/$run/cls2.pt" > "$W/$run/cls2.log"
@@ -25,7 +28,7 @@ for run in a b; do
 		--resume "$W/$run/cls2.pt" --widen 2 --width 2 --out "$W/$run/wide" --save "$W/$run/cls3.pt" > "$W/$run/cls3.log"
 done
 status=0
-for m in tile_detector.onnx tile_classifier.onnx more/tile_detector.onnx more/tile_classifier.onnx wide/tile_classifier.onnx more/synthetic_scenes.sha256; do
+for m in tile_detector.onnx tile_classifier.onnx more/tile_detector.onnx more/tile_classifier.onnx wide/tile_classifier.onnx more/synthetic_scenes.sha256 more/proc_scenes.sha256; do
 	a=$(sha256sum < "$W/a/$m" | cut -c1-64)
 	b=$(sha256sum < "$W/b/$m" | cut -c1-64)
 	if [ "$a" = "$b" ]; then

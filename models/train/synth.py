@@ -22,10 +22,14 @@ import synth_art as A          # noqa: E402
 import synth_faces as F        # noqa: E402
 import synth_scene as S        # noqa: E402
 import synth_raster as R       # noqa: E402
+import synth_proc as P         # noqa: E402
 
 cv2.setNumThreads(1)
 
 TRAIN_SETS = ["default", "classic", "jade"]
+# procedurally drawn faces (synth_proc): `proc` never draws with the held-out
+# font family (AR PL UKai), `proc-heldout` draws only with it
+PROC_SETS = {"proc": False, "proc-heldout": True}
 RARE_VARIANTS = {"train": 8, "heldout": 4}
 GRID_ROWS = [
     [f"{n}m" for n in range(1, 10)],
@@ -43,9 +47,27 @@ def body_rgb(name):
     return F.BODY_COLOURS[name]
 
 
-def front_for(setname, code, rare, rng, back_colour=None, aug=None):
+def proc_style(setname, *seed):
+    """The drawn style of a procedural set (one imagined tile set), or None."""
+    if setname not in PROC_SETS:
+        return None
+    P.check_fonts(PROC_SETS[setname])
+    # the held-out set's styles come from a stream of their own, so that no
+    # training scene shares a drawing with it (only the font family is new)
+    tag = [31337, 1] if PROC_SETS[setname] else [31337]
+    return P.make_style(np.random.default_rng(list(seed) + tag), heldout=PROC_SETS[setname])
+
+
+def front_for(setname, code, rare, rng, back_colour=None, aug=None, style=None):
     """Front image for one tile instance. aug: (rng, front colour) for the
-    training-only per-tile augmentation (`--rare train` scenes), else None."""
+    training-only per-tile augmentation (`--rare train` scenes), else None.
+    style: a procedural set's style (proc_style): its faces are drawn afresh,
+    each from an RNG seeded by one draw of rng; backs get the varied textures."""
+    if style is not None:
+        if P.drawable(code):
+            return P.front(code, np.random.default_rng(int(rng.integers(1 << 62))), style)
+        if code == "0z":
+            return F.back_front_train(back_colour if back_colour is not None else body_rgb("green"), rng)
     if aug is not None:
         arng, fcol = aug
         if code == "0z":
@@ -80,12 +102,13 @@ def render_single(front, back=False, body=(60, 130, 40), th=256):
 def cmd_faces(args):
     os.makedirs(args.out, exist_ok=True)
     rng = np.random.default_rng(A.stable_seed("faces", args.set))
+    style = proc_style(args.set, 0)
     for code in F.codes_for(args.rare):
         rare = args.rare if code[1] in "kj" else None
         if code[1] in "kj":
             front = F.rare_front(args.set, code, rare, 0)
         else:
-            front = front_for(args.set, code, rare, rng, body_rgb("green"))
+            front = front_for(args.set, code, rare, rng, body_rgb("green"), style=style)
         img = render_single(front, back=(code == "0z"))
         cv2.imwrite(os.path.join(args.out, code + ".png"), img)
     print(f"wrote {len(F.codes_for(args.rare))} faces to {args.out}")
@@ -95,8 +118,16 @@ def cmd_sheet(args):
     rng = np.random.default_rng(0)
     arng = np.random.default_rng([0, 104729])
     cells = []
-    for code in F.codes_for(args.rare) * max(1, args.aug):
-        if args.aug:   # training-only per-tile augmentation, as in --rare train scenes
+    codes = F.codes_for(args.rare)
+    for k, code in enumerate(codes * max(1, args.aug)):
+        if args.set in PROC_SETS:   # a new drawn style each round
+            style = proc_style(args.set, 0, k // len(codes))
+            body = F.BACK_COLOURS_X[int(arng.integers(len(F.BACK_COLOURS_X)))]
+            if code[1] in "kj":
+                front = F.rare_front(args.set, code, args.rare, 0)
+            else:
+                front = front_for(args.set, code, None, rng, body, style=style)
+        elif args.aug:   # training-only per-tile augmentation, as in --rare train scenes
             fcol = F.TRAIN_FRONTS[int(arng.integers(len(F.TRAIN_FRONTS)))]
             back = F.BACK_COLOURS_X[int(arng.integers(len(F.BACK_COLOURS_X)))]
             front = front_for(args.set, code, args.rare, rng, back, (arng, fcol))
@@ -189,6 +220,7 @@ def cmd_grid(args):
     gx0 = (x0 + x1) / 2 - (ncol * tw_u + (ncol - 1) * gapx) * th / 2
     gy0 = (y0 + y1) / 2 - (nrow + (nrow - 1) * gapy) * th / 2
     tiles = []
+    style = proc_style(args.set, args.seed)
     for r, row in enumerate(rows):
         for c, code in enumerate(row):
             cx = gx0 + (c * (tw_u + gapx) + tw_u / 2) * th
@@ -196,7 +228,7 @@ def cmd_grid(args):
             if code[1] in "kj":   # one drawing of each, as a real set has
                 front = F.rare_front(args.set, code, args.rare, 0)
             else:
-                front = front_for(args.set, code, None, rng, body)
+                front = front_for(args.set, code, None, rng, body, style=style)
             tiles.append(S.Tile(code, front, 0, rng.uniform(-1.5, 1.5), cx + rng.uniform(-1, 1) * 0.02 * th,
                                 cy + rng.uniform(-1, 1) * 0.02 * th, th, back=(code == "0z")))
     table = S.table_texture(rng, ch, cw)
@@ -368,6 +400,15 @@ def make_scene(idx, seed, sets, rare, quality=None, variety=False, dark=0.0):
             fcol = F.DARK_FRONTS[int(drng.integers(len(F.DARK_FRONTS)))]
         aug = (arng, fcol)
 
+    style = proc_style(setname, seed, idx)
+    if style is not None:
+        # a drawn set: its own body colour, thickness and layers, from an RNG
+        # of its own (the other sets' scenes are unchanged)
+        prng = np.random.default_rng([seed, idx, 4242])
+        b = np.array(F.BACK_COLOURS_X[int(prng.integers(len(F.BACK_COLOURS_X)))], np.float32)
+        body = tuple(float(c) for c in np.clip(b * prng.uniform(0.8, 1.15, 3), 0, 255))
+        ivory_frac = prng.uniform(0.15, 0.85)
+        thick = prng.uniform(0.6, 1.5)
     kind, rows = build_layout(rng, smp)
     tiles = []
     # target tile height in output px
@@ -419,10 +460,10 @@ def make_scene(idx, seed, sets, rare, quality=None, variety=False, dark=0.0):
                 tiles.append((code, q, angle + rng.uniform(-jit, jit), px, py, th, ri))
     tile_objs = []
     for code, q, ang, px, py, th_, _ in tiles:
-        front = front_for(setname, code, rare, rng, body, aug)
+        front = front_for(setname, code, rare, rng, body, aug, style)
         tile_objs.append(S.Tile(code, front, q, ang, px, py, th_, back=(code == "0z")))
     th_mean = np.mean([t.th for t in tile_objs]) if tile_objs else 40
-    offset = tuple(off_dir * th_mean)
+    offset = tuple(off_dir * th_mean * (thick if style is not None else 1.0))
     rack = None
     if kind == "game" and rng.random() < 0.3 and tiles:
         longest = max(range(len(rows)), key=lambda r: len(rows[r]))
