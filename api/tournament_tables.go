@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -96,38 +97,26 @@ func (t *tournamentRoutes) getTable(c echo.Context) error {
 // postCalibrate takes a snapshot of the table (empty or set up) and stores
 // a new calibration; redoing it adds a new setup version.
 func (t *tournamentRoutes) postCalibrate(c echo.Context) error {
-	ts, err := t.table(c)
-	if err != nil {
-		return err
-	}
-	ctx, leave, err := t.s.admitted(c.Request().Context())
-	if err != nil {
-		return err
-	}
-	defer leave()
-	// The snapshot waits on the network: it holds a place, not a worker.
-	frame, err := calibration.DefaultCamera.Snapshot(ctx, ts.SnapshotURL)
-	if err != nil {
-		return fault.Wrap(err, fault.Upstream, codeRecognition, err.Error())
-	}
-	var cal *calibration.Calibration
-	err = t.s.decodeWork(ctx, photoPixels(frame), func() error {
-		var err error
-		cal, err = calibration.Calibrate(frame, calibration.GreenFelt, ts.Near)
+	return t.withFrame(c, func(ctx context.Context, ts *tableSetup, frame []byte) error {
+		var cal *calibration.Calibration
+		err := t.s.decodeWork(ctx, photoPixels(frame), func() error {
+			var err error
+			cal, err = calibration.Calibrate(frame, calibration.GreenFelt, ts.Near)
+			if err != nil {
+				return fault.Wrap(err, fault.Unprocessable, codeRecognition, err.Error())
+			}
+			return nil
+		})
 		if err != nil {
-			return fault.Wrap(err, fault.Unprocessable, codeRecognition, err.Error())
+			return err
 		}
-		return nil
+		next := *ts
+		next.Calibration = cal
+		if err := t.saveTable(c, &next); err != nil {
+			return err
+		}
+		return c.JSON(http.StatusOK, map[string]any{"table": next, "versions": t.s.versions()})
 	})
-	if err != nil {
-		return err
-	}
-	next := *ts
-	next.Calibration = cal
-	if err := t.saveTable(c, &next); err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, map[string]any{"table": next, "versions": t.s.versions()})
 }
 
 // scoreNow is the body of a score-now call: the seat to read and what a
