@@ -285,14 +285,7 @@ func TestEveryJSONRouteFuzzed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store, err := referee.Open(context.Background(), referee.Config{SQLitePath: filepath.Join(t.TempDir(), "r.db")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	if err := s.MountTournament(TournamentConfig{RefereeToken: testRefereeToken, OrganizerToken: testOrganizerToken}, store); err != nil {
-		t.Fatal(err)
-	}
+	store := mountOnSQLite(t, s)
 	if err := s.UseTileSets(store, ""); err != nil {
 		t.Fatal(err)
 	}

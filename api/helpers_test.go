@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"mjscan/referee"
 	"mjscan/scoring"
 	"mjscan/scoring/rulebook"
 	"mjscan/vision"
@@ -253,4 +254,19 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// mountOnSQLite mounts the tournament routes of s on a referee record in a
+// new SQLite file, closed when the test ends.
+func mountOnSQLite(t testing.TB, s *Server) *referee.Store {
+	t.Helper()
+	store, err := referee.Open(context.Background(), referee.Config{SQLitePath: filepath.Join(t.TempDir(), "r.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	if err := s.MountTournament(TournamentConfig{RefereeToken: testRefereeToken, OrganizerToken: testOrganizerToken}, store); err != nil {
+		t.Fatal(err)
+	}
+	return store
 }

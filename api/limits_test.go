@@ -20,7 +20,6 @@ import (
 	"testing"
 	"time"
 
-	"mjscan/referee"
 	"mjscan/vision"
 )
 
@@ -385,14 +384,7 @@ func TestSnapshotHoldsNoWorker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store, err := referee.Open(context.Background(), referee.Config{SQLitePath: filepath.Join(t.TempDir(), "r.db")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	if err := s.MountTournament(TournamentConfig{RefereeToken: testRefereeToken, OrganizerToken: testOrganizerToken}, store); err != nil {
-		t.Fatal(err)
-	}
+	mountOnSQLite(t, s)
 	ts := httptest.NewServer(s.Handler())
 	defer ts.Close()
 	if a := call(t, "POST", ts.URL+"/v1/tables", testOrganizerToken, `{"table":"t1","snapshot_url":"`+cam.URL+`/snap.jpg"}`); a.status != 201 {

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"context"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -9,8 +8,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-
-	"mjscan/referee"
 )
 
 // TestTableFrame: the organiser's desk reads one frame of a registered
@@ -34,14 +31,7 @@ func TestTableFrame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store, err := referee.Open(context.Background(), referee.Config{SQLitePath: filepath.Join(t.TempDir(), "r.db")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	if err := s.MountTournament(TournamentConfig{RefereeToken: testRefereeToken, OrganizerToken: testOrganizerToken}, store); err != nil {
-		t.Fatal(err)
-	}
+	mountOnSQLite(t, s)
 	ts := httptest.NewServer(s.Handler())
 	defer ts.Close()
 	u := ts.URL

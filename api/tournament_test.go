@@ -201,14 +201,7 @@ func TestTableCamera(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store, err := referee.Open(context.Background(), referee.Config{SQLitePath: filepath.Join(t.TempDir(), "r.db")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	if err := s.MountTournament(TournamentConfig{RefereeToken: testRefereeToken, OrganizerToken: testOrganizerToken}, store); err != nil {
-		t.Fatal(err)
-	}
+	mountOnSQLite(t, s)
 	ts := httptest.NewServer(s.Handler())
 	defer ts.Close()
 	u := ts.URL
