@@ -30,6 +30,9 @@ var designs = []struct {
 	// (AR PL UKai); each scene is a drawn style of its own, so teaching from
 	// a few of them says nothing: alone only
 	{dir: "proc-heldout", alone: 0.58, aloneRun: true},
+	// one drawn set (the same style in every scene) in that font: the
+	// drawn design a set can be taught from
+	{dir: "proc-set", alone: 0.70, taught: 0.77, aloneRun: true, teachRun: true},
 	// egypt taught: TestTeachFromLabelledPhotos
 }
 

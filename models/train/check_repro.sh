@@ -19,7 +19,8 @@ for run in a b; do
 	cat "$W/$run/synth"/* | sha256sum | cut -c1-64 > "$W/$run/more/synthetic_scenes.sha256"
 	# the procedurally drawn faces (synth_proc.py), both font sets
 	$PY synth.py scenes --sets proc,proc-heldout --rare train --variety --n 6 --seed 9 --out "$W/$run/proc" > /dev/null
-	cat "$W/$run/proc"/* | sha256sum | cut -c1-64 > "$W/$run/more/proc_scenes.sha256"
+	$PY synth.py scenes --sets proc-heldout --rare none --one-style --n 3 --seed 7 --out "$W/$run/procone" > /dev/null
+	cat "$W/$run/proc"/* "$W/$run/procone"/* | sha256sum | cut -c1-64 > "$W/$run/more/proc_scenes.sha256"
 	$PY detector.py --limit 20 --epochs 1 --synthetic "$W/$run/synth" --out "$W/$run/more" --save "$W/$run/det2.pt" > "$W/$run/det2.log"
 	$PY classifier.py --limit 20 --epochs 1 --lying 0.2 --negatives 200 --synthetic "$W/$run/synth" --synthetic-per-epoch 200 --rare-boost 2.5 \
 		--out "$W/$run/more" --save "$W/$run/cls2.pt" > "$W/$run/cls2.log"

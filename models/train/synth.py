@@ -361,7 +361,7 @@ def row_geometry(row):
     return xs, x
 
 
-def make_scene(idx, seed, sets, rare, quality=None, variety=False, dark=0.0):
+def make_scene(idx, seed, sets, rare, quality=None, variety=False, dark=0.0, one_style=False):
     rng = np.random.default_rng([seed, idx, 7919])
     setname = sets[int(rng.integers(len(sets)))]
     smp = Sampler(rare, flowers=setname not in R.FLUFFY)
@@ -400,11 +400,13 @@ def make_scene(idx, seed, sets, rare, quality=None, variety=False, dark=0.0):
             fcol = F.DARK_FRONTS[int(drng.integers(len(F.DARK_FRONTS)))]
         aug = (arng, fcol)
 
-    style = proc_style(setname, seed, idx)
+    # one_style: every scene shows the same drawn set (one player's tiles),
+    # not a set of its own each
+    style = proc_style(setname, seed) if one_style else proc_style(setname, seed, idx)
     if style is not None:
         # a drawn set: its own body colour, thickness and layers, from an RNG
         # of its own (the other sets' scenes are unchanged)
-        prng = np.random.default_rng([seed, idx, 4242])
+        prng = np.random.default_rng([seed, 4242] if one_style else [seed, idx, 4242])
         b = np.array(F.BACK_COLOURS_X[int(prng.integers(len(F.BACK_COLOURS_X)))], np.float32)
         body = tuple(float(c) for c in np.clip(b * prng.uniform(0.8, 1.15, 3), 0, 255))
         ivory_frac = prng.uniform(0.15, 0.85)
@@ -487,7 +489,7 @@ def cmd_scenes(args):
     counts = {}
     t0 = time.time()
     for i in range(args.n):
-        img, labels, q, setname = make_scene(i, args.seed, sets, args.rare, args.quality, args.variety, args.dark)
+        img, labels, q, setname = make_scene(i, args.seed, sets, args.rare, args.quality, args.variety, args.dark, args.one_style)
         stem = f"synth_{args.seed}_{i:05d}"
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
         with open(os.path.join(args.out, stem + ".jpg"), "wb") as f:
@@ -535,6 +537,7 @@ def main(argv=None):
     p.add_argument("--quality", type=int, default=None, help="fixed JPEG quality (default: random 50-95)")
     p.add_argument("--dark", type=float, default=0.0, help="with --variety: share of scenes whose tiles have dark fronts and light art")
     p.add_argument("--variety", action="store_true", help="with --rare train: per-tile style variety (hue, strokes, fronts, backs, fonts of the drawn classes)")
+    p.add_argument("--one-style", action="store_true", help="drawn sets (proc, proc-heldout): every scene shows one drawn set, as a player's photos of their own tiles do")
     p.add_argument("--out", required=True)
     args = ap.parse_args(argv)
     {"faces": cmd_faces, "sheet": cmd_sheet, "grid": cmd_grid, "scenes": cmd_scenes}[args.cmd](args)
