@@ -425,14 +425,7 @@ func TestBrowserOrganiserDesk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store, err := referee.Open(context.Background(), referee.Config{SQLitePath: filepath.Join(t.TempDir(), "r.db")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	if err := s.MountTournament(TournamentConfig{RefereeToken: testRefereeToken, OrganizerToken: testOrganizerToken}, store); err != nil {
-		t.Fatal(err)
-	}
+	mountOnSQLite(t, s)
 	ts := httptest.NewServer(s.Handler())
 	t.Cleanup(ts.Close)
 

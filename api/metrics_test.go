@@ -62,14 +62,7 @@ func TestMetricsLabelsFixed(t *testing.T) {
 	serveDirect(s, httptest.NewRequest(http.MethodGet, "/healthz", nil))
 	// Routes mounted after the server was built are labelled by their
 	// pattern too.
-	store, err := referee.Open(context.Background(), referee.Config{SQLitePath: filepath.Join(t.TempDir(), "r.db")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	if err := s.MountTournament(TournamentConfig{RefereeToken: testRefereeToken, OrganizerToken: testOrganizerToken}, store); err != nil {
-		t.Fatal(err)
-	}
+	mountOnSQLite(t, s)
 	serveDirect(s, httptest.NewRequest(http.MethodGet, "/v1/games/Q"+strings.Repeat("9", 500), nil))
 
 	page := scrape(t, s)
