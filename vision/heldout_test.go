@@ -44,7 +44,9 @@ func TestHeldOutSynthetic(t *testing.T) {
 		{GroupRedFives, 0.98, 0.85},
 		{GroupBacks, 0.98, 0.78},
 		{GroupKings, 0.98, 0.58},
-		{GroupJokers, 0.98, 0.81},
+		// 0.81 before the close-up's shrunk look (windows.go), which
+		// loses one joker of 275 here and finds whole tiles in close-ups.
+		{GroupJokers, 0.98, 0.80},
 		{GroupSideways, 0.98, 0.47},
 	} {
 		if s.Group(h.name).Labels < 20 {

@@ -76,18 +76,7 @@ func TestSmallHandReadAgain(t *testing.T) {
 	}
 	w := <-rec.pool
 	defer func() { rec.pool <- w }()
-	found := func(bs []box) int {
-		n := 0
-		for _, l := range labels {
-			for _, b := range bs {
-				if boxIoU(l.Box, [4]float64{b.x0, b.y0, b.x1, b.y1}) >= 0.5 {
-					n++
-					break
-				}
-			}
-		}
-		return n
-	}
+	found := func(bs []box) int { return labelsFound(labels, bs) }
 	once := detectSized(&w.det, &rec.det, img)
 	if _, ok := tileCluster(once, img.Cols(), img.Rows(), float64(rec.det.Input.Width)); !ok {
 		t.Fatalf("the hand of %s is not taken for a small group", stem)
@@ -97,4 +86,42 @@ func TestSmallHandReadAgain(t *testing.T) {
 	if found(twice) <= found(once) {
 		t.Errorf("the second look found %d labelled tiles, the whole photo %d", found(twice), found(once))
 	}
+}
+
+// TestCloseUpReadShrunk: a close-up of a held-out design (fluffy-black,
+// tiles about 80 px across in a 640 px scene), where the detector boxes
+// big tiles' pips one by one: reading the photo again shrunk finds more
+// of its labelled tiles whole.
+func TestCloseUpReadShrunk(t *testing.T) {
+	rec := recognizer(t)
+	const stem = "../testdata/synth/fluffy-black/synth_4_00006"
+	img := gocv.IMRead(stem+".jpg", gocv.IMReadColor)
+	defer img.Close()
+	labels, err := ReadLabels(stem + ".txt")
+	if err != nil || img.Empty() {
+		t.Fatalf("reading %s: %v", stem, err)
+	}
+	w := <-rec.pool
+	defer func() { rec.pool <- w }()
+	found := func(bs []box) int { return labelsFound(labels, bs) }
+	once := detect(&w.det, &rec.det, img)
+	both := detectSized(&w.det, &rec.det, img)
+	t.Logf("%s: %d labelled tiles, %d found in one look, %d with the shrunk look", stem, len(labels), found(once), found(both))
+	if found(both) < found(once)+3 {
+		t.Errorf("the shrunk look found %d labelled tiles, one look %d: want 3 more at least", found(both), found(once))
+	}
+}
+
+// labelsFound counts the labelled tiles some box holds at IoU 0.5.
+func labelsFound(labels []Labelled, bs []box) int {
+	n := 0
+	for _, l := range labels {
+		for _, b := range bs {
+			if boxIoU(l.Box, [4]float64{b.x0, b.y0, b.x1, b.y1}) >= 0.5 {
+				n++
+				break
+			}
+		}
+	}
+	return n
 }
