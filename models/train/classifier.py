@@ -49,10 +49,13 @@ class TileNet(nn.Module):
         self.drop = nn.Dropout(0.2)
         self.fc = nn.Linear(chans[4], n + (1 if background else 0) + (1 if lying else 0))
 
-    def forward(self, x):
+    def embed(self, x):
+        """The pooled vector the last layer reads (the exported features)."""
         x = (x - 0.5) * 4.0  # input is BGR scaled to 0..1
-        x = self.features(x)
-        x = F.adaptive_avg_pool2d(x, 1).flatten(1)
+        return F.adaptive_avg_pool2d(self.features(x), 1).flatten(1)
+
+    def forward(self, x):
+        x = self.embed(x)
         if self.training:
             x = self.drop(x)
         return self.fc(x)
@@ -187,6 +190,49 @@ def synthetic_sample(scenes, n, rng, rare_boost=1.0):
     return [(scenes[si][0], bs) for si, bs in sorted(picked.items())]
 
 
+def scene_groups(scenes, steps, per_step, per_scene, rng):
+    """Crops for the within-set contrast: for each training step, per_step
+    scenes (each scene shows one tile set) and up to per_scene of each
+    scene's tiles, every tile cut twice with its own jitter and lighting.
+    Gives the crops, their codes and their scene numbers, step after step
+    (a step's crops are contiguous; step i's start at offsets[i])."""
+    xs, ys, gs, offsets = [], [], [], []
+    usable = [i for i, (_, b) in enumerate(scenes) if len(b) >= 4]
+    for step in range(steps):
+        offsets.append(sum(len(x) for x in xs))
+        for k in range(per_step):
+            img, boxes = scenes[rng.choice(usable)]
+            sel = rng.sample(boxes, min(per_scene, len(boxes)))
+            x, y, _ = make_crops([(img, sel + sel)], rng, True)
+            if len(x) != 2 * len(sel):
+                continue
+            xs.append(x)
+            ys.append(y)
+            gs.append(torch.full((len(x),), step * per_step + k, dtype=torch.long))
+    offsets.append(sum(len(x) for x in xs))
+    return torch.cat(xs), torch.cat(ys), torch.cat(gs), offsets
+
+
+def set_contrast(z, y, g, tau=0.1):
+    """Supervised contrastive loss within each tile set: a crop's positives
+    are the other crops of its code in its own scene (its second cut among
+    them), its negatives the other codes of that scene. It rewards features
+    that tell a set's own 6 of circles from its 7, which is what a taught
+    head needs of them on a set the network never saw."""
+    z = F.normalize(z, dim=1)
+    sim = z @ z.t() / tau
+    same_set = g[:, None] == g[None, :]
+    eye = torch.eye(len(z), dtype=torch.bool)
+    pos = same_set & (y[:, None] == y[None, :]) & ~eye
+    allowed = same_set & ~eye
+    sim = sim.masked_fill(~allowed, float("-inf"))
+    logp = sim - torch.logsumexp(sim, dim=1, keepdim=True)
+    npos = pos.sum(1)
+    ok = npos > 0
+    loss = -(logp.masked_fill(~pos, 0).sum(1)[ok] / npos[ok])
+    return loss.mean()
+
+
 def add_detector_boxes(train, onnx_path):
     """The recogniser reads the detector's boxes, not the labels': teach the
     classifier those too. Each detected box takes the code of the label box it
@@ -313,6 +359,9 @@ def main():
     ap.add_argument("--lying", type=float, default=0.0, help="share of crops turned a quarter to teach the extra output that says a tile lies across its crop")
     ap.add_argument("--width", type=int, default=1, help="channels times this many in every conv block (1: 16-32-64-128)")
     ap.add_argument("--widen", type=int, default=1, help="the --resume state is of a net this many times narrower: widen it first (Net2WiderNet)")
+    ap.add_argument("--set-contrast", type=float, default=0.0, help="weight of the within-set contrastive loss on the features (scenes of --synthetic, each one tile set)")
+    ap.add_argument("--contrast-scenes", type=int, default=4, help="scenes a step for --set-contrast")
+    ap.add_argument("--contrast-tiles", type=int, default=12, help="tiles of a scene a step for --set-contrast (each cut twice)")
     ap.add_argument("--heldout", default="", help="also print the crop accuracy per group on this labelled folder after each epoch (a check only: never trained on)")
     args = ap.parse_args()
     global jitter_shift, jitter_scale, turn_share, lying_share
@@ -369,24 +418,34 @@ def main():
         if sched is None:
             steps_per_epoch = (len(x) + 127) // 128
             sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps_per_epoch * args.epochs)
+        groups = None
+        if args.set_contrast > 0 and synth:
+            groups = scene_groups(synth, (len(x) + 127) // 128, args.contrast_scenes, args.contrast_tiles, rng)
+            print(f"  within-set contrast: {len(groups[0])} crops of {len(groups[3]) - 1} steps ({time.time()-t0:.0f}s)", flush=True)
         net.train()
         if args.from_onnx:
             freeze_bn(net)
         perm = torch.randperm(len(x))
-        tot = 0.0
+        tot, closs = 0.0, torch.zeros(())
         for i in range(0, len(x), 128):
             idx = perm[i:i + 128]
             out = net(to_input(x[idx], CLS_PRE))
             loss = F.cross_entropy(out[:, :lying_col], y[idx], label_smoothing=0.05)
             if lying_share > 0:
                 loss = loss + F.binary_cross_entropy_with_logits(out[:, lying_col], lie[idx])
+            if groups is not None:
+                gx, gy, gg, off = groups
+                a, b = off[i // 128], off[i // 128 + 1]
+                if b - a > 1:
+                    closs = set_contrast(net.embed(to_input(gx[a:b], CLS_PRE)), gy[a:b], gg[a:b])
+                    loss = loss + args.set_contrast * closs
             opt.zero_grad()
             loss.backward()
             opt.step()
             sched.step()
             tot += loss.item() * len(idx)
             if (i // 128) % 40 == 0:
-                print(f"  step {i // 128} loss {loss.item():.3f} ({time.time()-t0:.0f}s)", flush=True)
+                print(f"  step {i // 128} loss {loss.item():.3f}" + (f" within-set {closs.item():.3f}" if groups is not None else "") + f" ({time.time()-t0:.0f}s)", flush=True)
         acc = evaluate(net, dx, dy)
         print(f"epoch {epoch+1}/{args.epochs} loss {tot/len(x):.4f} dev crop accuracy {acc:.4f} "
               f"({time.time()-t0:.0f}s)", flush=True)
