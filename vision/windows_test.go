@@ -66,23 +66,15 @@ func TestTileCluster(t *testing.T) {
 // corner of the photo: looking again at that corner alone finds more of
 // its labelled tiles than the whole photo does.
 func TestSmallHandReadAgain(t *testing.T) {
-	rec := recognizer(t)
 	const stem = "../testdata/synth/heldout/synth_2_00003"
-	img := gocv.IMRead(stem+".jpg", gocv.IMReadColor)
+	rec, w, img, found := labelledScene(t, stem)
 	defer img.Close()
-	labels, err := ReadLabels(stem + ".txt")
-	if err != nil || img.Empty() {
-		t.Fatalf("reading %s: %v", stem, err)
-	}
-	w := <-rec.pool
-	defer func() { rec.pool <- w }()
-	found := func(bs []box) int { return labelsFound(labels, bs) }
 	once := detectSized(&w.det, &rec.det, img)
 	if _, ok := tileCluster(once, img.Cols(), img.Rows(), float64(rec.det.Input.Width)); !ok {
 		t.Fatalf("the hand of %s is not taken for a small group", stem)
 	}
 	twice := detectTiles(&w.det, &rec.det, img)
-	t.Logf("%s: %d labelled tiles, %d found in the whole photo, %d with the second look", stem, len(labels), found(once), found(twice))
+	t.Logf("%s: labelled tiles found in the whole photo %d, with the second look %d", stem, found(once), found(twice))
 	if found(twice) <= found(once) {
 		t.Errorf("the second look found %d labelled tiles, the whole photo %d", found(twice), found(once))
 	}
@@ -93,23 +85,32 @@ func TestSmallHandReadAgain(t *testing.T) {
 // big tiles' pips one by one: reading the photo again shrunk finds more
 // of its labelled tiles whole.
 func TestCloseUpReadShrunk(t *testing.T) {
-	rec := recognizer(t)
 	const stem = "../testdata/synth/fluffy-black/synth_4_00006"
-	img := gocv.IMRead(stem+".jpg", gocv.IMReadColor)
+	rec, w, img, found := labelledScene(t, stem)
 	defer img.Close()
-	labels, err := ReadLabels(stem + ".txt")
-	if err != nil || img.Empty() {
-		t.Fatalf("reading %s: %v", stem, err)
-	}
-	w := <-rec.pool
-	defer func() { rec.pool <- w }()
-	found := func(bs []box) int { return labelsFound(labels, bs) }
 	once := detect(&w.det, &rec.det, img)
 	both := detectSized(&w.det, &rec.det, img)
-	t.Logf("%s: %d labelled tiles, %d found in one look, %d with the shrunk look", stem, len(labels), found(once), found(both))
+	t.Logf("%s: labelled tiles found in one look %d, with the shrunk look %d", stem, found(once), found(both))
 	if found(both) < found(once)+3 {
 		t.Errorf("the shrunk look found %d labelled tiles, one look %d: want 3 more at least", found(both), found(once))
 	}
+}
+
+// labelledScene reads the scene stem (.jpg and its .txt labels) and
+// lends a worker of the shared recognizer for the test; found counts the
+// labelled tiles some of the boxes hold at IoU 0.5.
+func labelledScene(t *testing.T, stem string) (rec *Recognizer, w *worker, img gocv.Mat, found func([]box) int) {
+	t.Helper()
+	rec = recognizer(t)
+	img = gocv.IMRead(stem+".jpg", gocv.IMReadColor)
+	labels, err := ReadLabels(stem + ".txt")
+	if err != nil || img.Empty() {
+		img.Close()
+		t.Fatalf("reading %s: %v", stem, err)
+	}
+	w = <-rec.pool
+	t.Cleanup(func() { rec.pool <- w })
+	return rec, w, img, func(bs []box) int { return labelsFound(labels, bs) }
 }
 
 // labelsFound counts the labelled tiles some box holds at IoU 0.5.
