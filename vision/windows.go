@@ -193,7 +193,7 @@ func inPart(img gocv.Mat, r image.Rectangle, find func(part gocv.Mat) []box) []b
 // readings are merged. Chosen on the held-out designs' close-ups (tiles of
 // 70 px or more in a 640 px scene), shipped models: tile F1 alone
 // fluffy-black 0.354 -> 0.359 (localised 0.486 -> 0.503), egypt 0.178 ->
-// 0.194; taught fluffy-black 0.593 -> 0.601, egypt 0.803 -> 0.843. Bigger
+// 0.188; taught fluffy-black 0.593 -> 0.601, egypt 0.803 -> 0.816. Bigger
 // tiles than hugeTile are the photos' own close-ups (the committed sample
 // photo: 73 px), which the detector learned and reads whole; without the
 // upper bound the shrunk look cost that photo 40 ms for nothing. Dev
@@ -204,32 +204,25 @@ const (
 	maxZoomOut = 3
 )
 
-// zoomedOut reads img again k times smaller than detect reads it: the
-// photo is shrunk once, straight to that size, into the top left of the
-// detector's square input (padded as detect pads), and what is found there
-// is merged with whole: the non-maximum suppression keeps a whole tile's
-// box over the boxes of its parts that it holds.
+// zoomedOut reads img again shrunk by k inside the detector's input
+// (padded out at the right and bottom) and merges what it finds with
+// whole: the non-maximum suppression keeps a whole tile's box over the
+// boxes of its parts that it holds.
 func zoomedOut(net *gocv.Net, m *models.Manifest, img gocv.Mat, whole []box, k float64) []box {
-	side, W, H := m.Input.Width, img.Cols(), img.Rows()
-	f := float64(side) / float64(max(W, H)) / k // photo pixels to input pixels
-	nw, nh := int(math.Round(float64(W)*f)), int(math.Round(float64(H)*f))
-	if nw < 1 || nh < 1 || nw > side || nh > side {
+	if k < 1.2 {
 		return whole
 	}
-	small := gocv.NewMat()
-	defer small.Close()
-	gocv.Resize(img, &small, image.Pt(nw, nh), 0, 0, interpolation(m.Preprocess))
-	canvas := gocv.NewMat()
-	defer canvas.Close()
-	gocv.CopyMakeBorder(small, &canvas, 0, side-nh, 0, side-nw, gocv.BorderConstant, padColour(m.Preprocess))
+	W, H := img.Cols(), img.Rows()
+	pw, ph := int(float64(W)*k), int(float64(H)*k)
+	padded := gocv.NewMat()
+	defer padded.Close()
+	gocv.CopyMakeBorder(img, &padded, 0, ph-H, 0, pw-W, gocv.BorderConstant, padColour(m.Preprocess))
 	var out []box
-	for _, b := range detect(net, m, canvas) {
-		if b.x1 > float64(nw)+2 || b.y1 > float64(nh)+2 {
-			continue // in the padding
+	for _, b := range detect(net, m, padded) {
+		if b.x1 <= float64(W)+2 && b.y1 <= float64(H)+2 {
+			b.x1, b.y1 = math.Min(b.x1, float64(W)), math.Min(b.y1, float64(H))
+			out = append(out, b)
 		}
-		b.x0, b.y0 = b.x0/f, b.y0/f
-		b.x1, b.y1 = math.Min(b.x1/f, float64(W)), math.Min(b.y1/f, float64(H))
-		out = append(out, b)
 	}
 	return nms(append(out, whole...), m.Decode.NMSIoU)
 }

@@ -196,10 +196,10 @@ def scene_groups(scenes, steps, per_step, per_scene, rng):
     scene's tiles, every tile cut twice with its own jitter and lighting.
     Gives the crops, their codes and their scene numbers, step after step
     (a step's crops are contiguous; step i's start at offsets[i])."""
-    xs, ys, gs, offsets, n = [], [], [], [], 0
+    xs, ys, gs, offsets = [], [], [], []
     usable = [i for i, (_, b) in enumerate(scenes) if len(b) >= 4]
     for step in range(steps):
-        offsets.append(n)
+        offsets.append(sum(len(x) for x in xs))
         for k in range(per_step):
             img, boxes = scenes[rng.choice(usable)]
             sel = rng.sample(boxes, min(per_scene, len(boxes)))
@@ -209,8 +209,7 @@ def scene_groups(scenes, steps, per_step, per_scene, rng):
             xs.append(x)
             ys.append(y)
             gs.append(torch.full((len(x),), step * per_step + k, dtype=torch.long))
-            n += len(x)
-    offsets.append(n)
+    offsets.append(sum(len(x) for x in xs))
     return torch.cat(xs), torch.cat(ys), torch.cat(gs), offsets
 
 
