@@ -208,18 +208,40 @@ const (
 // (padded out at the right and bottom) and merges what it finds with
 // whole: the non-maximum suppression keeps a whole tile's box over the
 // boxes of its parts that it holds.
+//
+// It reads what detect would read of the photo padded out to k times its
+// size, without making that big copy: the photo is padded by only the few
+// pixels that the shrunk photo's last column and row take in, and shrunk
+// once by the same factors (TestZoomedOutReadsPaddedPhoto). On a part of
+// a photo (detectTiles' second look) those few pixels come from the photo
+// beyond the part, as OpenCV pads a region; the big copy took in more of
+// it: held-out backs F1 0.785 -> 0.781, the other figures as they were.
 func zoomedOut(net *gocv.Net, m *models.Manifest, img gocv.Mat, whole []box, k float64) []box {
 	if k < 1.2 {
 		return whole
 	}
-	W, H := img.Cols(), img.Rows()
-	pw, ph := int(float64(W)*k), int(float64(H)*k)
-	padded := gocv.NewMat()
-	defer padded.Close()
-	gocv.CopyMakeBorder(img, &padded, 0, ph-H, 0, pw-W, gocv.BorderConstant, padColour(m.Preprocess))
+	side, W, H := m.Input.Width, img.Cols(), img.Rows()
+	pw, ph := int(float64(W)*k), int(float64(H)*k) // the photo padded out
+	f := float64(side) / float64(max(pw, ph))      // its pixels to the input's
+	dw := min(side, max(1, int(math.Round(float64(pw)*f))))
+	dh := min(side, max(1, int(math.Round(float64(ph)*f))))
+	fx, fy := float64(dw)/float64(pw), float64(dh)/float64(ph)
+	edge := gocv.NewMat()
+	defer edge.Close()
+	gocv.CopyMakeBorder(img, &edge, 0, min(ph-H, int(2/fy)+2), 0, min(pw-W, int(2/fx)+2), gocv.BorderConstant, padColour(m.Preprocess))
+	small := gocv.NewMat()
+	defer small.Close()
+	gocv.Resize(edge, &small, image.Point{}, fx, fy, interpolation(m.Preprocess))
+	if small.Empty() || small.Cols() > side || small.Rows() > side {
+		return whole
+	}
+	canvas := gocv.NewMat()
+	defer canvas.Close()
+	gocv.CopyMakeBorder(small, &canvas, 0, side-small.Rows(), 0, side-small.Cols(), gocv.BorderConstant, padColour(m.Preprocess))
 	var out []box
-	for _, b := range detect(net, m, padded) {
-		if b.x1 <= float64(W)+2 && b.y1 <= float64(H)+2 {
+	for _, b := range detect(net, m, canvas) {
+		b.x0, b.y0, b.x1, b.y1 = b.x0/f, b.y0/f, b.x1/f, b.y1/f
+		if b.x1 <= float64(W)+2 && b.y1 <= float64(H)+2 { // not in the padding
 			b.x1, b.y1 = math.Min(b.x1, float64(W)), math.Min(b.y1, float64(H))
 			out = append(out, b)
 		}

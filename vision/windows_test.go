@@ -2,6 +2,8 @@ package vision
 
 import (
 	"image"
+	"math"
+	"slices"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -93,6 +95,32 @@ func TestCloseUpReadShrunk(t *testing.T) {
 	t.Logf("%s: labelled tiles found in one look %d, with the shrunk look %d", stem, found(once), found(both))
 	if found(both) < found(once)+3 {
 		t.Errorf("the shrunk look found %d labelled tiles, one look %d: want 3 more at least", found(both), found(once))
+	}
+}
+
+// TestZoomedOutReadsPaddedPhoto: the shrunk look reads exactly what
+// detect reads of the photo padded out to k times its size (the copy it
+// no longer makes), for shrink factors over the range it is used in.
+func TestZoomedOutReadsPaddedPhoto(t *testing.T) {
+	const stem = "../testdata/synth/fluffy-black/synth_4_00006"
+	rec, w, img, _ := labelledScene(t, stem)
+	defer img.Close()
+	W, H := img.Cols(), img.Rows()
+	for _, k := range []float64{1.43, 1.5, 1.9, 2, 2.5, 3} {
+		padded := gocv.NewMat()
+		gocv.CopyMakeBorder(img, &padded, 0, int(float64(H)*k)-H, 0, int(float64(W)*k)-W, gocv.BorderConstant, padColour(rec.det.Preprocess))
+		var want []box
+		for _, b := range detect(&w.det, &rec.det, padded) {
+			if b.x1 <= float64(W)+2 && b.y1 <= float64(H)+2 {
+				b.x1, b.y1 = math.Min(b.x1, float64(W)), math.Min(b.y1, float64(H))
+				want = append(want, b)
+			}
+		}
+		padded.Close()
+		got := zoomedOut(&w.det, &rec.det, img, nil, k)
+		if len(want) == 0 || !slices.Equal(got, nms(want, rec.det.Decode.NMSIoU)) {
+			t.Errorf("k %.2f: shrunk look %v, the padded photo %v", k, got, want)
+		}
 	}
 }
 
