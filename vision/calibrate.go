@@ -98,8 +98,10 @@ var ErrBadGrid = errors.New("the tiles are not laid out in the calibration grid"
 // BankFormat and BankVersion head every bank file; a file of another
 // format or a newer version is refused rather than misread.
 const (
-	BankFormat  = "mjscan-template-bank"
-	BankVersion = 2 // 2: taught examples and the set's own head (teach.go)
+	BankFormat = "mjscan-template-bank"
+	// 2: taught examples and the set's own head (teach.go); 3: a taught
+	// set may be read with its lightness inverted (Inverted)
+	BankVersion = 3
 )
 
 // Template sizes: each tile is cut upright with cropTile's margin and kept
@@ -132,6 +134,9 @@ type Bank struct {
 	Examples []Example `json:"examples,omitempty"`
 	Head     *Head     `json:"head,omitempty"`
 	Taught   []string  `json:"taught,omitempty"`
+	// Inverted says the set's photos are read with their lightness turned
+	// over (version 3; see invertLightness): its tiles have dark faces.
+	Inverted bool `json:"inverted,omitempty"`
 
 	prep *bankPrep // the templates as matched, made once (view)
 }

@@ -218,6 +218,11 @@ func (r *Recognizer) recognizeMat(st *steps, img gocv.Mat) ([]TileSeen, error) {
 	if img.Empty() || img.Channels() != 3 || img.Cols() < 8 || img.Rows() < 8 {
 		return []TileSeen{}, nil
 	}
+	if r.bank != nil && r.bank.Inverted {
+		inv := invertLightness(img)
+		defer inv.Close()
+		img = inv
+	}
 	boxes, reads, err := r.readBoxes(st, img)
 	if err != nil {
 		return nil, err

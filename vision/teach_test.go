@@ -83,6 +83,15 @@ func TestTeachFromLabelledPhotos(t *testing.T) {
 	if len(back.Examples) != len(b.Examples) || back.Head == nil || len(back.Head.W) != len(b.Head.W) || back.Head.W[7] != b.Head.W[7] {
 		t.Fatal("the bank changed through a save and load")
 	}
+	dark := *b
+	dark.Inverted = true
+	buf.Reset()
+	if err := dark.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if back, err := LoadBank(&buf); err != nil || !back.Inverted {
+		t.Fatalf("a dark-faced set through a save and load: inverted %v, %v", back != nil && back.Inverted, err)
+	}
 	s, err := EvaluateDir(recognizer(t).WithBank(b), egyptScenes)
 	if err != nil {
 		t.Fatal(err)
