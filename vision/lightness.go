@@ -11,7 +11,9 @@ import (
 // well as any: the held-out dark-fronted design (fluffy-black) alone, tile
 // F1 0.357 as photographed, 0.842 with every photo's lightness inverted
 // (localised 0.50 -> 0.84). A taught set whose tiles the network reads
-// better that way is read that way (Bank.Inverted, chosen by Teach).
+// better that way is read that way (Bank.Inverted, chosen by Teach);
+// without a bank, a photo read unsure is read that way too, and the
+// surer reading stands (unsureReading, recognizeMat).
 
 // invertLightness gives img (BGR) with its lightness turned over (the Y of
 // YCrCb, 255 - Y) and its colour as it was. The caller closes the result;

@@ -1,9 +1,12 @@
 package vision
 
 import (
+	"context"
 	"image"
 	"image/color"
+	"os"
 	"testing"
+	"time"
 
 	"gocv.io/x/gocv"
 )
@@ -35,5 +38,57 @@ func TestInvertLightness(t *testing.T) {
 	defer same.Close()
 	if same.Type() != gocv.MatTypeCV8UC1 || same.Rows() != 4 {
 		t.Errorf("a one-channel image came back as %v %dx%d", same.Type(), same.Cols(), same.Rows())
+	}
+}
+
+// TestDarkFacesReadInverted: a scene of the dark-faced held-out design
+// (fluffy-black) reads unsure as photographed, so it is read again with
+// its lightness inverted, and that reading finds far more of its labelled
+// tiles; the confident sample photo is read once.
+func TestDarkFacesReadInverted(t *testing.T) {
+	const stem = "../testdata/synth/fluffy-black/synth_4_00033"
+	rec := recognizer(t)
+	data, err := os.ReadFile(stem + ".jpg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	labels, err := ReadLabels(stem + ".txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, _, err := decodeReduced(data, reducedMinSide)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	plain, err := rec.readTiles(newSteps(context.Background()), img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := meanConfidence(plain); c >= unsureReading {
+		t.Fatalf("%s reads with mean confidence %.2f as photographed; the test wants an unsure one", stem, c)
+	}
+	detects := 0
+	ctx := WithTrace(context.Background(), func(step string, _ time.Duration) {
+		if step == "detect" {
+			detects++
+		}
+	})
+	r, err := rec.RecognizeContext(ctx, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	matched := func(tiles []TileSeen) int {
+		var s Score
+		s.Add(labels, tiles, false)
+		return s.Matched
+	}
+	t.Logf("%s: %d of %d labelled tiles read right as photographed, %d as recognised (%d detector runs)", stem, matched(plain), len(labels), matched(r.Tiles), detects)
+	if detects != 2 || matched(r.Tiles) < matched(plain)+10 {
+		t.Errorf("read %d times; %d labelled tiles right, %d as photographed: want two readings and 10 more right", detects, matched(r.Tiles), matched(plain))
+	}
+	detects = 0
+	if _, err := rec.RecognizeContext(ctx, samplePhoto(t)); err != nil || detects != 1 {
+		t.Errorf("the sample photo: %d detector runs (%v), want 1", detects, err)
 	}
 }

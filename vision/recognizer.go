@@ -221,8 +221,59 @@ func (r *Recognizer) recognizeMat(st *steps, img gocv.Mat) ([]TileSeen, error) {
 	if r.bank != nil && r.bank.Inverted {
 		inv := invertLightness(img)
 		defer inv.Close()
-		img = inv
+		return r.readTiles(st, inv)
 	}
+	tiles, err := r.readTiles(st, img)
+	if err != nil || r.bank != nil || meanConfidence(tiles) >= unsureReading {
+		return tiles, err
+	}
+	// So unsure a reading may be of a set with dark faces: the photo is
+	// read again with its lightness inverted, and that reading stands when
+	// it makes out more of the photo, and more surely.
+	inv := invertLightness(img)
+	defer inv.Close()
+	dark, err := r.readTiles(st, inv)
+	if err != nil {
+		return nil, err
+	}
+	if worth(dark) > worth(tiles) && meanConfidence(dark) > meanConfidence(tiles) {
+		return dark, nil
+	}
+	return tiles, nil
+}
+
+// unsureReading: without a bank, a photo whose tiles are read with a mean
+// confidence under this (or with no tile found) is read again with its
+// lightness inverted (see invertLightness). Measured on every labelled
+// folder read both ways, keeping the reading of more worth and mean
+// confidence (worth alone took a second reading with more boxes of
+// table in it for two of the traditional set's scenes): dev photos
+// never read better inverted and none reads under 0.855; of the dark-faced
+// fluffy-black scenes, 47 of 60 read under 0.8 and they hold 435 of the
+// 473 tiles the inverted view gains; the light designs (fluffy, traditional,
+// egypt, proc-set) gain nothing and pay a second reading in 3 to 47% of
+// their photos.
+const unsureReading = 0.8
+
+func meanConfidence(tiles []TileSeen) float64 {
+	if len(tiles) == 0 {
+		return 0
+	}
+	return worth(tiles) / float64(len(tiles))
+}
+
+// worth is how much of a photo a reading makes out: the sum of its tiles'
+// confidence.
+func worth(tiles []TileSeen) float64 {
+	s := 0.0
+	for _, t := range tiles {
+		s += t.Confidence
+	}
+	return s
+}
+
+// readTiles is recognizeMat on one view of the photo.
+func (r *Recognizer) readTiles(st *steps, img gocv.Mat) ([]TileSeen, error) {
 	boxes, reads, err := r.readBoxes(st, img)
 	if err != nil {
 		return nil, err
