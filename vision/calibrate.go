@@ -168,6 +168,11 @@ func (b *Bank) Codes() []string {
 // tile. A photo that is not laid out as documented gives an error wrapping
 // ErrBadGrid that names the row and its count, never a guess; one that is
 // not a photo wraps ErrNotAPhoto or ErrTooLarge.
+//
+// The photo is read as it is and with its lightness inverted (a set with
+// dark faces, see invertLightness); the bank comes from the reading that
+// lays out the grid, and, when both do, from the one whose tiles the
+// network reads right more often.
 func Calibrate(rec *Recognizer, photo []byte) (*Bank, error) {
 	img, factor, err := decodeReduced(photo, reducedMinSide)
 	defer img.Close()
@@ -177,6 +182,34 @@ func Calibrate(rec *Recognizer, photo []byte) (*Bank, error) {
 	if img.Channels() != 3 || img.Cols() < 8 || img.Rows() < 8 {
 		return nil, fmt.Errorf("%w: the image is too small", ErrNotAPhoto)
 	}
+	bank, err := calibrateView(rec, img, factor)
+	inv := invertLightness(img)
+	defer inv.Close()
+	dark, darkErr := calibrateView(rec, inv, factor)
+	switch {
+	case darkErr != nil:
+		return bank, err // the photo's own error says what is wrong with it
+	case err != nil || networkRight(dark) > networkRight(bank):
+		dark.Inverted = true
+		return dark, dark.validate()
+	}
+	return bank, nil
+}
+
+// networkRight counts the bank's templates the network read as their code.
+func networkRight(b *Bank) int {
+	n := 0
+	for _, t := range b.Templates {
+		if t.Network == t.Code {
+			n++
+		}
+	}
+	return n
+}
+
+// calibrateView is Calibrate on one view of the decoded photo, factor
+// times smaller than the photo.
+func calibrateView(rec *Recognizer, img gocv.Mat, factor int) (*Bank, error) {
 	boxes, reads, err := rec.findAndRead(context.Background(), img)
 	if err != nil {
 		return nil, err

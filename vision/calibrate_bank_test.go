@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/color"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -417,4 +418,73 @@ func FuzzCalibrate(f *testing.F) {
 			t.Fatalf("undocumented error: %v", err)
 		}
 	})
+}
+
+// TestCalibrateDarkFacedGrid: the egypt grid with its lightness inverted
+// is the grid of a set with dark faces and light art; its bank is made
+// from the photo inverted back and says so, and reads the egypt scenes,
+// inverted likewise, as well as the egypt bank reads them as they are.
+// The egypt grid itself is read as it is.
+func TestCalibrateDarkFacedGrid(t *testing.T) {
+	rec := recognizer(t)
+	if egypt(t).Inverted {
+		t.Fatal("the egypt grid (light faces) was calibrated inverted")
+	}
+	dark := func(data []byte) []byte {
+		img, err := DecodePhoto(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer img.Close()
+		inv := invertLightness(img)
+		defer inv.Close()
+		buf, err := gocv.IMEncodeWithParams(gocv.JPEGFileExt, inv, []int{gocv.IMWriteJpegQuality, 95})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer buf.Close()
+		return append([]byte(nil), buf.GetBytes()...)
+	}
+	data, err := os.ReadFile(egyptGrid + ".jpg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Calibrate(rec, dark(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !b.Inverted || strings.Join(b.Codes(), " ") != strings.Join(egypt(t).Codes(), " ") {
+		t.Fatalf("dark egypt grid: inverted %v, codes %v", b.Inverted, b.Codes())
+	}
+	dir := t.TempDir()
+	names, _ := filepath.Glob(filepath.Join(egyptScenes, "*.jpg"))
+	for _, n := range names {
+		data, err := os.ReadFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stem := strings.TrimSuffix(n, ".jpg")
+		labels, err := os.ReadFile(stem + ".txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(n)), dark(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(stem)+".txt"), labels, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	light, err := EvaluateDir(rec.WithBank(egypt(t)), egyptScenes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := EvaluateDir(rec.WithBank(b), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("egypt scenes with the grid's bank: tile F1 %.3f; inverted, with the inverted grid's bank: %.3f", light.F1(), s.F1())
+	if s.F1() < light.F1()-0.03 {
+		t.Errorf("the dark-faced egypt scenes read at tile F1 %.3f with their bank, the light ones at %.3f", s.F1(), light.F1())
+	}
 }

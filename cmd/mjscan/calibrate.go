@@ -148,6 +148,7 @@ func renderTaught(b *vision.Bank, photos []vision.LabelledPhoto, out string) str
 	}
 	sort.Strings(codes)
 	fmt.Fprintf(&s, "%d kinds of tile, %d tiles kept, %d patches where no tile is: %s\n", len(codes), len(b.Examples)-counts["-"], counts["-"], strings.Join(codes, " "))
+	s.WriteString(darkFaces(b))
 	fmt.Fprintf(&s, "bank written to %s (read with it: mjscan recognize --bank %s PHOTO)\n", out, out)
 	return s.String()
 }
@@ -195,6 +196,7 @@ func renderBank(b *vision.Bank, out string) string {
 			fmt.Fprintf(&s, "row %d: none (optional)\n", r+1)
 		}
 	}
+	s.WriteString(darkFaces(b))
 	fmt.Fprintf(&s, "%d templates written to %s\n", len(b.Templates), out)
 	fmt.Fprintf(&s, "the network alone reads %d of the %d tiles right", right, len(b.Templates))
 	if len(wrong) > 6 {
@@ -205,4 +207,13 @@ func renderBank(b *vision.Bank, out string) string {
 	}
 	s.WriteString("\n")
 	return s.String()
+}
+
+// darkFaces says when a bank reads its set's photos with their lightness
+// inverted.
+func darkFaces(b *vision.Bank) string {
+	if !b.Inverted {
+		return ""
+	}
+	return "the tiles have dark faces: photos are read with their lightness inverted, which the network reads better\n"
 }
