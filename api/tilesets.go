@@ -600,7 +600,6 @@ func summarise(b *vision.Bank) (codes []string, tiles, photos int) {
 		if e.Code == noTileCode {
 			continue
 		}
-		tiles++
 		if !seen[e.Code] {
 			seen[e.Code] = true
 			codes = append(codes, e.Code)
@@ -614,7 +613,7 @@ func summarise(b *vision.Bank) (codes []string, tiles, photos int) {
 		}
 		return a[0] < b[0]
 	})
-	return codes, tiles, len(b.Taught)
+	return codes, b.Tiles(), len(b.Taught)
 }
 
 // teach learns version t of a set from the photos (growing base) on the

@@ -54,6 +54,21 @@ type Example struct {
 	BGR []byte `json:"bgr"`
 	// Photo names the photo it was cut from (a file name or a record id).
 	Photo string `json:"photo,omitempty"`
+	// Detected says it was cut from the detector's box of a labelled tile:
+	// a second view of a tile the bank keeps already, not another tile.
+	Detected bool `json:"detected,omitempty"`
+}
+
+// Tiles counts the taught tiles a bank keeps (its examples less the
+// patches where no tile is and the second views of a tile).
+func (b *Bank) Tiles() int {
+	n := 0
+	for _, e := range b.Examples {
+		if e.Code != noTile && !e.Detected {
+			n++
+		}
+	}
+	return n
 }
 
 // Head is a per-set softmax classifier over the network's features.
@@ -194,12 +209,28 @@ func (b *Bank) addPhoto(rec *Recognizer, p LabelledPhoto) (int, error) {
 	if added == 0 {
 		return 0, nil
 	}
-	// Where no tile is: the boxes the detector finds away from every
-	// label, and patches of the photo's own tile size between them.
 	found, _, err := rec.findAndRead(context.Background(), img)
 	if err != nil {
 		return 0, err
 	}
+	// Each tile also as the detector boxes it: reading cuts tiles from the
+	// detector's boxes, which hold more of the face and less of the side
+	// than a label's. Taught tile F1 fluffy 0.904 -> 0.912, proc-set 0.777
+	// -> 0.794, egypt 0.816 -> 0.822, traditional 0.807 -> 0.811,
+	// fluffy-black 0.912 -> 0.906.
+	for i, l := range p.Labels {
+		bi, best := -1, 0.5
+		for j, fb := range found {
+			if v := iou(boxes[i], fb); v >= best {
+				bi, best = j, v
+			}
+		}
+		if bi >= 0 && best < 0.95 && b.addExample(img, found[bi], l.Tile, p.Name, rec.cls.Preprocess) {
+			b.Examples[len(b.Examples)-1].Detected = true
+		}
+	}
+	// Where no tile is: the boxes the detector finds away from every
+	// label, and patches of the photo's own tile size between them.
 	b.addBackground(img, boxes, max(4, added/3), p.Name, rec.cls.Preprocess, found...)
 	b.Taught = appendNew(b.Taught, p.Name)
 	b.addTemplates(img, p.Labels, f, rec.cls.Preprocess)

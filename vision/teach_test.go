@@ -54,6 +54,23 @@ func TestTeachFromLabelledPhotos(t *testing.T) {
 		}
 	}
 	photos, _ := ReadLabelledDir(egyptScenes)
+	labelled, detected := 0, 0
+	for _, p := range photos {
+		if b.Knows(p.Name) {
+			labelled += len(p.Labels)
+		}
+	}
+	for _, e := range b.Examples {
+		if e.Detected {
+			detected++
+		}
+	}
+	// The labelled tiles are kept as labelled, and most a second time as
+	// the detector boxed them (a code shown more than maxPerCode/2 times
+	// rolls its oldest over).
+	if b.Tiles() < labelled*9/10 || b.Tiles() > labelled || detected < labelled/2 || detected > labelled {
+		t.Errorf("the bank keeps %d tiles and %d second views of %d labelled tiles", b.Tiles(), detected, labelled)
+	}
 	want := map[string]bool{}
 	for _, p := range photos {
 		for _, l := range p.Labels {
@@ -102,8 +119,8 @@ func TestTeachFromLabelledPhotos(t *testing.T) {
 	t.Logf("egypt, taught from %d scenes, read on the other %d:\n%s", len(taughtNames), s.Images, s.Report(false))
 	// Floors at the level measured (models/README.md); the network alone
 	// reads these scenes at F1 0.18.
-	if f := s.F1(); f < 0.80 {
-		t.Errorf("taught egypt tile F1 %.3f, want at least 0.80", f)
+	if f := s.F1(); f < 0.82 {
+		t.Errorf("taught egypt tile F1 %.3f, want at least 0.82", f)
 	}
 }
 

@@ -147,7 +147,7 @@ func renderTaught(b *vision.Bank, photos []vision.LabelledPhoto, out string) str
 		}
 	}
 	sort.Strings(codes)
-	fmt.Fprintf(&s, "%d kinds of tile, %d tiles kept, %d patches where no tile is: %s\n", len(codes), len(b.Examples)-counts["-"], counts["-"], strings.Join(codes, " "))
+	fmt.Fprintf(&s, "%d kinds of tile, %d tiles kept, %d patches where no tile is: %s\n", len(codes), b.Tiles(), counts["-"], strings.Join(codes, " "))
 	s.WriteString(darkFaces(b))
 	fmt.Fprintf(&s, "bank written to %s (read with it: mjscan recognize --bank %s PHOTO)\n", out, out)
 	return s.String()
