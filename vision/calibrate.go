@@ -187,13 +187,18 @@ func Calibrate(rec *Recognizer, photo []byte) (*Bank, error) {
 	defer inv.Close()
 	dark, darkErr := calibrateView(rec, inv, factor)
 	switch {
-	case darkErr != nil:
-		return bank, err // the photo's own error says what is wrong with it
-	case err != nil || networkRight(dark) > networkRight(bank):
+	case darkErr != nil && err != nil:
+		return nil, err // the photo's own error says what is wrong with it
+	case darkErr == nil && (err != nil || networkRight(dark) > networkRight(bank)):
 		dark.Inverted = true
-		return dark, dark.validate()
+		bank = dark
 	}
-	return bank, nil
+	if gridHead {
+		if err := bank.Fit(rec); err != nil {
+			return nil, err
+		}
+	}
+	return bank, bank.validate()
 }
 
 // networkRight counts the bank's templates the network read as their code.
@@ -208,7 +213,7 @@ func networkRight(b *Bank) int {
 }
 
 // calibrateView is Calibrate on one view of the decoded photo, factor
-// times smaller than the photo.
+// times smaller than the photo, short of fitting the head.
 func calibrateView(rec *Recognizer, img gocv.Mat, factor int) (*Bank, error) {
 	boxes, reads, err := rec.findAndRead(context.Background(), img)
 	if err != nil {
@@ -271,11 +276,8 @@ func calibrateView(rec *Recognizer, img gocv.Mat, factor int) (*Bank, error) {
 		}
 		bank.addBackground(img, cut, len(cut)/3, "grid", rec.cls.Preprocess)
 		bank.Taught = nil // the grid is not a photo evaluation would meet
-		if err := bank.Fit(rec); err != nil {
-			return nil, err
-		}
 	}
-	return bank, bank.validate()
+	return bank, nil
 }
 
 // gridHead: a calibration grid also teaches the set's head (teach.go).
