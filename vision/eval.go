@@ -21,6 +21,11 @@ type Labelled struct {
 	Rotated bool
 }
 
+// reduced is the label's box in the photo decoded f times smaller.
+func (l Labelled) reduced(f float64) box {
+	return box{x0: l.Box[0] / f, y0: l.Box[1] / f, x1: l.Box[2] / f, y1: l.Box[3] / f}
+}
+
 // ReadLabels reads a label file: one `CODE x0 y0 x1 y1` line per tile, with
 // an optional sixth field `r` for a tile lying sideways. Codes are returned
 // as written (red fives stay 0m 0p 0s); Score decides how to compare them.

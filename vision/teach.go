@@ -164,7 +164,7 @@ func readsInverted(rec *Recognizer, photos []LabelledPhoto) (bool, error) {
 		var boxes []box
 		var codes []string
 		for _, l := range p.Labels {
-			bx := box{x0: l.Box[0] / f, y0: l.Box[1] / f, x1: l.Box[2] / f, y1: l.Box[3] / f}
+			bx := l.reduced(f)
 			if bx.w() >= 4 && bx.h() >= 4 {
 				boxes = append(boxes, bx)
 				codes = append(codes, l.Tile)
@@ -200,7 +200,7 @@ func (b *Bank) addPhoto(rec *Recognizer, p LabelledPhoto) (int, error) {
 		if !labelCode(l.Tile) {
 			return 0, fmt.Errorf("%q is not a tile code", l.Tile)
 		}
-		bx := box{x0: l.Box[0] / f, y0: l.Box[1] / f, x1: l.Box[2] / f, y1: l.Box[3] / f}
+		bx := l.reduced(f)
 		boxes = append(boxes, bx)
 		if b.addExample(img, bx, l.Tile, p.Name, rec.cls.Preprocess) {
 			added++
@@ -264,7 +264,7 @@ func (b *Bank) addTemplates(img gocv.Mat, labels []Labelled, f float64, pre mode
 		if _, ok := b.template(l.Tile); ok {
 			continue
 		}
-		bx := box{x0: l.Box[0] / f, y0: l.Box[1] / f, x1: l.Box[2] / f, y1: l.Box[3] / f}
+		bx := l.reduced(f)
 		if bx.w() > bx.h()*pre.TurnAspect {
 			continue // a template stands upright
 		}
