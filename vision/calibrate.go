@@ -100,8 +100,9 @@ var ErrBadGrid = errors.New("the tiles are not laid out in the calibration grid"
 const (
 	BankFormat = "mjscan-template-bank"
 	// 2: taught examples and the set's own head (teach.go); 3: a taught
-	// set may be read with its lightness inverted (Inverted)
-	BankVersion = 3
+	// set may be read with its lightness inverted (Inverted); 4: the head
+	// names the classifier whose features it was fitted on (Head.Features)
+	BankVersion = 4
 )
 
 // Template sizes: each tile is cut upright with cropTile's margin and kept
@@ -346,11 +347,53 @@ func gridCodes(rows [][]int) ([][]string, error) {
 
 // WithBank returns a recogniser that reads with the bank's templates as
 // well as the network. It shares r's networks and workers: close one of
-// the two, once.
+// the two, once. A head fitted on another classifier's features is fitted
+// again from the tiles the bank keeps (see New); a bank that keeps none
+// (the service keeps a set's tiles apart, and refuses a set taught with
+// other models before it gets here) is read without its head.
 func (r *Recognizer) WithBank(b *Bank) *Recognizer {
 	c := *r
+	if f, err := b.fittedFor(r); err == nil {
+		b = f
+	} else {
+		nb := *b
+		nb.Head = nil
+		b = &nb
+	}
 	c.bank = b
 	return &c
+}
+
+// ErrOutdatedBank says a taught set's head was fitted on the features of
+// a classifier this mjscan does not ship, and the set keeps no tiles to
+// fit it again from.
+var ErrOutdatedBank = errors.New("the tile set was taught with other models than this mjscan reads with")
+
+// fittedFor gives a bank whose head reads r's classifier's features: b
+// itself when its head was fitted on them (or names no classifier: banks
+// before version 4, all taught with the classifier that first gave
+// features), otherwise a copy whose head is fitted again from the tiles b
+// keeps. Features of another network mean nothing to a head: read with
+// one, it reads noise.
+func (b *Bank) fittedFor(r *Recognizer) (*Bank, error) {
+	if b == nil || b.Head == nil {
+		return b, nil
+	}
+	sameSize := r.cls.Features != nil && b.Head.Dim == r.cls.Features.Size
+	if sameSize && (b.Head.Features == "" || b.Head.Features == r.features()) {
+		return b, nil
+	}
+	if b.Tiles() == 0 {
+		return nil, fmt.Errorf("%w (its head reads %s, this mjscan %s) and it keeps no tiles to learn from again: teach the set again (mjscan calibrate)", ErrOutdatedBank, b.Head.Features, r.features())
+	}
+	c := *b
+	c.Head = nil
+	c.Version = BankVersion
+	c.prep = nil
+	if err := c.Fit(r); err != nil {
+		return nil, err
+	}
+	return &c, nil
 }
 
 // Save writes the bank as gzip'd JSON.

@@ -77,6 +77,10 @@ func New(cfg Config) (*Recognizer, error) {
 		r.all = append(r.all, w)
 		r.pool <- w
 	}
+	if r.bank, err = cfg.Bank.fittedFor(r); err != nil {
+		r.Close()
+		return nil, err
+	}
 	return r, nil
 }
 
@@ -153,6 +157,9 @@ func (r *Recognizer) RecognizeContext(ctx context.Context, photo []byte) (*Recog
 	}
 	return &rec, nil
 }
+
+// features names the classifier whose features a taught set's head reads.
+func (r *Recognizer) features() string { return "tile_classifier@" + r.cls.SHA256[:12] }
 
 // ModelVersion names the shipped models by the start of their checksums.
 func (r *Recognizer) ModelVersion() string {

@@ -82,6 +82,9 @@ type Head struct {
 	// Prior is the power of the network's probability in a reading (the
 	// share of the taught tiles the network reads right by itself).
 	Prior float32 `json:"prior"`
+	// Features names the classifier whose features the head was fitted
+	// on (Recognizer.features; empty before bank version 4).
+	Features string `json:"features,omitempty"`
 }
 
 // LabelledPhoto is a photo whose tiles are known: what a player confirmed,

@@ -61,6 +61,7 @@ func (b *Bank) Fit(rec *Recognizer) error {
 		return err
 	}
 	b.Head = fitSoftmax(X, y, codes, rec.cls.Features.Size)
+	b.Head.Features = rec.features()
 	// The network's reading weighs as much as it is right on this set's
 	// taught tiles: a reading is the head's probability times the
 	// network's to this power. End to end, taught from the fewest photos:
@@ -404,6 +405,8 @@ func (h *Head) validate() error {
 		return errors.New("template bank: the head has fewer than two classes")
 	case h.Prior < 0 || h.Prior > maxPrior || math.IsNaN(float64(h.Prior)):
 		return fmt.Errorf("template bank: the head's prior %g lies outside 0 to %g", h.Prior, maxPrior)
+	case len(h.Features) > 100:
+		return errors.New("template bank: the head's features name is too long to be a model's")
 	case h.Dim <= 0 || h.Dim > 4096 || len(h.W) != len(h.Codes)*h.Dim || len(h.B) != len(h.Codes):
 		return fmt.Errorf("template bank: the head's weights do not fit %d classes of %d features", len(h.Codes), h.Dim)
 	}

@@ -145,3 +145,50 @@ func TestTeachRefusesNothing(t *testing.T) {
 		t.Fatal("an empty folder gave photos")
 	}
 }
+
+// TestHeadNamesItsFeatures: a taught head names the classifier whose
+// features it was fitted on. A bank whose head reads another classifier's
+// features (a bank taught before the models changed) is fitted again
+// from its tiles when a recogniser takes it, to the head a fresh fit
+// gives; one that keeps no tiles is refused by New with what to do, and
+// read without its head by WithBank.
+func TestHeadNamesItsFeatures(t *testing.T) {
+	b := egyptTaught(t)
+	rec := recognizer(t)
+	if b.Head.Features != rec.features() || !strings.HasPrefix(b.Head.Features, "tile_classifier@") {
+		t.Fatalf("the head names %q, want %q", b.Head.Features, rec.features())
+	}
+	stale := *b
+	h := *b.Head
+	h.Features = "tile_classifier@000000000000"
+	h.W = make([]float32, len(h.W)) // another network's head: nothing this one can use
+	stale.Head = &h
+	r, err := New(Config{Workers: 1, Bank: &stale})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	got := r.bank.Head
+	if got.Features != rec.features() || len(got.W) != len(b.Head.W) {
+		t.Fatalf("the head was not fitted again: it names %q", got.Features)
+	}
+	for i := range got.W {
+		if got.W[i] != b.Head.W[i] {
+			t.Fatalf("the head fitted again differs from the taught one at weight %d: %g, want %g", i, got.W[i], b.Head.W[i])
+		}
+	}
+	if h.W[0] != 0 || stale.Head.Features == rec.features() {
+		t.Fatal("fitting again changed the bank it was given")
+	}
+	if rb := rec.WithBank(&stale).bank; rb.Head == nil || rb.Head.Features != rec.features() {
+		t.Fatal("WithBank did not fit the stale head again")
+	}
+	bare := stale
+	bare.Examples = nil
+	if _, err := New(Config{Workers: 1, Bank: &bare}); !errors.Is(err, ErrOutdatedBank) || !strings.Contains(err.Error(), "teach the set again") {
+		t.Fatalf("a stale bank with no tiles: %v", err)
+	}
+	if rb := rec.WithBank(&bare).bank; rb.Head != nil || len(rb.Templates) != len(bare.Templates) {
+		t.Fatal("WithBank kept a head that reads another network's features")
+	}
+}
