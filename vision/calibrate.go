@@ -216,7 +216,7 @@ func networkRight(b *Bank) int {
 // calibrateView is Calibrate on one view of the decoded photo, factor
 // times smaller than the photo, short of fitting the head.
 func calibrateView(rec *Recognizer, img gocv.Mat, factor int) (*Bank, error) {
-	boxes, reads, err := rec.findAndRead(context.Background(), img)
+	boxes, reads, err := rec.forSet().findAndRead(context.Background(), img)
 	if err != nil {
 		return nil, err
 	}
@@ -361,6 +361,7 @@ func (r *Recognizer) WithBank(b *Bank) *Recognizer {
 		b = &nb
 	}
 	c.bank = b
+	c.ownSet = b != nil
 	return &c
 }
 

@@ -273,8 +273,8 @@ func TestBankReadsAnUnseenSet(t *testing.T) {
 	acc := func(s *Score) float64 { return ratio(s.LocalisedRight, s.Localised) }
 	t.Logf("egypt scenes: tile F1 %.3f without the bank, %.3f with it; class accuracy over found tiles %.3f, %.3f; localisation recall %.3f",
 		without.F1(), with.F1(), acc(without), acc(with), ratio(with.Localised, with.Labels))
-	if with.F1() < 0.86 || with.F1() < without.F1()+0.3 || acc(with) < 0.90 {
-		t.Errorf("egypt scenes: tile F1 %.3f with the bank (%.3f without), class accuracy %.3f; want F1 at least 0.86 and 0.3 above, accuracy at least 0.90 (the level reached)",
+	if with.F1() < 0.89 || with.F1() < without.F1()+0.3 || acc(with) < 0.90 {
+		t.Errorf("egypt scenes: tile F1 %.3f with the bank (%.3f without), class accuracy %.3f; want F1 at least 0.89 and 0.3 above, accuracy at least 0.90 (the level reached)",
 			with.F1(), without.F1(), acc(with))
 	}
 }
@@ -324,7 +324,12 @@ func TestBankReadsKingsAndJokers(t *testing.T) {
 		// little worse (0.85 -> 0.82) while the whole set reads the same
 		// and the egypt scenes 0.80 -> 0.87 (TestBankReadsAnUnseenSet).
 		{GroupJokers + " F1", func(s *Score) float64 { return s.GroupF1(GroupJokers) }, 0, 0.81},
-		{GroupKings + " F1", func(s *Score) float64 { return s.GroupF1(GroupKings) }, -0.01, 0.59},
+		// Found by the broad detector (as every bank reads) the set's tiles
+		// read better (0.826 -> 0.834 with the grid cut from its boxes too)
+		// and the egypt scenes 0.87 -> 0.90, but the grid's head reads the
+		// kings and queens, drawn in one ink there and four in the scenes,
+		// below the network's reading of them (0.59 -> 0.525).
+		{GroupKings + " F1", func(s *Score) float64 { return s.GroupF1(GroupKings) }, -0.08, 0.52},
 	} {
 		w, wo := c.get(with), c.get(without)
 		t.Logf("held-out %s: %.3f with the bank, %.3f without", c.name, w, wo)

@@ -29,16 +29,23 @@ type Config struct {
 // calls wait for a free worker.
 type Recognizer struct {
 	det, cls models.Manifest
-	pool     chan *worker
-	all      []*worker
-	bank     *Bank
+	// broad is the detector for a player's own set (ownSet): trained on
+	// drawn and dark-fronted sets as well, it finds more of the tiles of
+	// a set the photos never showed, and fewer of the photos' own sets.
+	broad models.Manifest
+	// ownSet: this recogniser reads a player's taught set (a bank), or
+	// teaches one, and finds its tiles with the broad detector.
+	ownSet bool
+	pool   chan *worker
+	all    []*worker
+	bank   *Bank
 	// tiles is every code a reading can name (the classifier's labels,
 	// the bank's), typed once when the models load.
 	tiles map[string]scoring.Tile
 }
 
 type worker struct {
-	det, cls gocv.Net
+	det, cls, broad gocv.Net
 }
 
 // New loads the shipped models once per worker.
@@ -55,14 +62,19 @@ func New(cfg Config) (*Recognizer, error) {
 	if err != nil {
 		return nil, err
 	}
-	if det.Output.Stride <= 0 || det.Input.Width != det.Input.Height || len(cls.Labels) == 0 {
-		return nil, errors.New("model manifests: the detector needs a square input and a stride, the classifier labels")
+	broad, broadBytes, err := models.Load("broad_detector")
+	if err != nil {
+		return nil, err
+	}
+	square := func(m models.Manifest) bool { return m.Output.Stride > 0 && m.Input.Width == m.Input.Height }
+	if !square(det) || !square(broad) || len(cls.Labels) == 0 {
+		return nil, errors.New("model manifests: the detectors need a square input and a stride, the classifier labels")
 	}
 	tiles, err := labelTiles(cls.Labels, cfg.Bank)
 	if err != nil {
 		return nil, err
 	}
-	r := &Recognizer{det: det, cls: cls, pool: make(chan *worker, n), bank: cfg.Bank, tiles: tiles}
+	r := &Recognizer{det: det, cls: cls, broad: broad, ownSet: cfg.Bank != nil, pool: make(chan *worker, n), bank: cfg.Bank, tiles: tiles}
 	for i := 0; i < n; i++ {
 		w := &worker{}
 		if w.det, err = gocv.ReadNetFromONNXBytes(detBytes); err != nil || w.det.Empty() {
@@ -73,6 +85,12 @@ func New(cfg Config) (*Recognizer, error) {
 			w.det.Close()
 			r.Close()
 			return nil, fmt.Errorf("loading the tile classifier: %v", err)
+		}
+		if w.broad, err = gocv.ReadNetFromONNXBytes(broadBytes); err != nil || w.broad.Empty() {
+			w.det.Close()
+			w.cls.Close()
+			r.Close()
+			return nil, fmt.Errorf("loading the broad tile detector: %v", err)
 		}
 		r.all = append(r.all, w)
 		r.pool <- w
@@ -138,6 +156,7 @@ func (r *Recognizer) Close() {
 	for _, w := range r.all {
 		w.det.Close()
 		w.cls.Close()
+		w.broad.Close()
 	}
 	r.all = nil
 }
@@ -163,7 +182,7 @@ func (r *Recognizer) features() string { return "tile_classifier@" + r.cls.SHA25
 
 // ModelVersion names the shipped models by the start of their checksums.
 func (r *Recognizer) ModelVersion() string {
-	return "tile_detector@" + r.det.SHA256[:12] + "+tile_classifier@" + r.cls.SHA256[:12]
+	return "tile_detector@" + r.det.SHA256[:12] + "+tile_classifier@" + r.cls.SHA256[:12] + "+broad_detector@" + r.broad.SHA256[:12]
 }
 
 // Recognize reads a photo given as JPEG or PNG bytes. Failures are
@@ -331,6 +350,13 @@ func (r *Recognizer) readTiles(st *steps, img gocv.Mat) ([]TileSeen, error) {
 	return tiles, nil
 }
 
+// forSet is r finding tiles as it does for a player's own set (ownSet).
+func (r *Recognizer) forSet() *Recognizer {
+	c := *r
+	c.ownSet = true
+	return &c
+}
+
 // findAndRead runs the detector and the classifier on a decoded photo with
 // one worker, waiting for a free one until ctx ends.
 func (r *Recognizer) findAndRead(ctx context.Context, img gocv.Mat) ([]box, []reading, error) {
@@ -354,7 +380,11 @@ func (r *Recognizer) readBoxes(st *steps, img gocv.Mat) ([]box, []reading, error
 	if err := st.next("detect"); err != nil {
 		return nil, nil, err
 	}
-	boxes := detectTiles(&w.det, &r.det, img)
+	net, det := &w.det, &r.det
+	if r.ownSet {
+		net, det = &w.broad, &r.broad
+	}
+	boxes := detectTiles(net, det, img)
 	if err := st.next("classify"); err != nil {
 		return nil, nil, err
 	}

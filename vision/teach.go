@@ -212,7 +212,7 @@ func (b *Bank) addPhoto(rec *Recognizer, p LabelledPhoto) (int, error) {
 	if added == 0 {
 		return 0, nil
 	}
-	found, _, err := rec.findAndRead(context.Background(), img)
+	found, _, err := rec.forSet().findAndRead(context.Background(), img)
 	if err != nil {
 		return 0, err
 	}

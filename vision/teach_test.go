@@ -119,8 +119,8 @@ func TestTeachFromLabelledPhotos(t *testing.T) {
 	t.Logf("egypt, taught from %d scenes, read on the other %d:\n%s", len(taughtNames), s.Images, s.Report(false))
 	// Floors at the level measured (models/README.md); the network alone
 	// reads these scenes at F1 0.18.
-	if f := s.F1(); f < 0.82 {
-		t.Errorf("taught egypt tile F1 %.3f, want at least 0.82", f)
+	if f := s.F1(); f < 0.85 {
+		t.Errorf("taught egypt tile F1 %.3f, want at least 0.85", f)
 	}
 }
 
