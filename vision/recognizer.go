@@ -182,7 +182,7 @@ func (r *Recognizer) features() string { return "tile_classifier@" + r.cls.SHA25
 
 // ModelVersion names the shipped models by the start of their checksums.
 func (r *Recognizer) ModelVersion() string {
-	return "tile_detector@" + r.det.SHA256[:12] + "+tile_classifier@" + r.cls.SHA256[:12] + "+broad_detector@" + r.broad.SHA256[:12]
+	return "tile_detector@" + r.det.SHA256[:12] + "+" + r.features() + "+broad_detector@" + r.broad.SHA256[:12]
 }
 
 // Recognize reads a photo given as JPEG or PNG bytes. Failures are

@@ -348,11 +348,12 @@ def main():
     torch.onnx.export(net, torch.zeros(1, 3, DET_SIZE, DET_SIZE), path, opset_version=11,
                       input_names=["input"], output_names=["maps"])
     sha = sha256_file(path)
+    broad = args.name == "broad_detector"
     manifest = {
         "name": args.name,
         "file": args.name + ".onnx",
         "sha256": sha,
-        "task": BROAD["task"] if args.name == "broad_detector" else "find every face-up tile: centre heatmap and box size at 1/4 resolution (CenterNet-style)",
+        "task": BROAD["task"] if broad else "find every face-up tile: centre heatmap and box size at 1/4 resolution (CenterNet-style)",
         "input": {"name": "input", "shape": [1, 3, DET_SIZE, DET_SIZE], "width": DET_SIZE, "height": DET_SIZE,
                   "channel_order": "BGR"},
         "preprocess": DET_PRE,
@@ -362,10 +363,10 @@ def main():
         "opencv_tested": "4.6.0",
         "onnx_opset": 11,
         "training": {"script": "models/train/detector.py", "recipe": "models/train/train.sh (all stages)", "last_stage": {k: v for k, v in vars(args).items() if k != "out"}, "seed": 5,
-                     "data": BROAD["data"] if args.name == "broad_detector" else DATA + (SYNTH_DATA if args.synthetic else "")},
+                     "data": BROAD["data"] if broad else DATA + (SYNTH_DATA if args.synthetic else "")},
         "measured": {"dev_localisation_precision": round(best[1], 4), "dev_localisation_recall": round(best[2], 4),
                      "dev_localisation_f1": round(best[3], 4), "note": "IoU >= 0.5 whatever the code, dev photos squashed to 384x384"},
-        "licence_of_training_data": BROAD["licence"] if args.name == "broad_detector" else SYNTH_LICENCES if args.synthetic else "CC BY 4.0",
+        "licence_of_training_data": BROAD["licence"] if broad else SYNTH_LICENCES if args.synthetic else "CC BY 4.0",
         "attribution": PHOTO_ATTRIBUTION,
     }
     write_manifest(os.path.join(args.out, args.name + ".json"), manifest)
