@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 designs=("$@")
-[ ${#designs[@]} -gt 0 ] || designs=(fluffy fluffy-black heldout egypt proc-set)
+[ ${#designs[@]} -gt 0 ] || designs=(fluffy fluffy-black heldout egypt proc-set fluffy-set traditional-set)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pick() { # the report's numbers: F1, exact, localisation, class accuracy

@@ -101,8 +101,9 @@ const (
 	BankFormat = "mjscan-template-bank"
 	// 2: taught examples and the set's own head (teach.go); 3: a taught
 	// set may be read with its lightness inverted (Inverted); 4: the head
-	// names the classifier whose features it was fitted on (Head.Features)
-	BankVersion = 4
+	// names the classifier whose features it was fitted on (Head.Features);
+	// 5: the outline of the set's tiles (Outline)
+	BankVersion = 5
 )
 
 // Template sizes: each tile is cut upright with cropTile's margin and kept
@@ -138,6 +139,10 @@ type Bank struct {
 	// Inverted says the set's photos are read with their lightness turned
 	// over (version 3; see invertLightness): its tiles have dark faces.
 	Inverted bool `json:"inverted,omitempty"`
+	// Outline says how the detector's boxes of this set's tiles are moved
+	// to the tiles' whole outline, as its teaching photos' labels box them
+	// (version 5; see outline.go).
+	Outline *Outline `json:"outline,omitempty"`
 
 	prep *bankPrep // the templates as matched, made once (view)
 }
@@ -488,6 +493,9 @@ func (b *Bank) validate() error {
 		if len(e.BGR) != exampleWidth*exampleHeight*3 {
 			return fmt.Errorf("template bank: example %d (%s) holds %d bytes, want %d×%d×3", i+1, e.Code, len(e.BGR), exampleWidth, exampleHeight)
 		}
+	}
+	if err := b.Outline.validate(); err != nil {
+		return err
 	}
 	if b.Head != nil {
 		// A taught set reads with its head; its templates are extras.

@@ -109,6 +109,10 @@ func Teach(rec *Recognizer, base *Bank, photos []LabelledPhoto) (*Bank, error) {
 		c.Examples = append([]Example(nil), base.Examples...)
 		c.Templates = append([]Template(nil), base.Templates...)
 		c.Taught = append([]string(nil), base.Taught...)
+		if base.Outline != nil {
+			o := Outline{Upright: slices.Clone(base.Outline.Upright), Lying: slices.Clone(base.Outline.Lying)}
+			c.Outline = &o
+		}
 		c.Version = BankVersion
 		c.prep = nil // its templates will change
 		b = &c
@@ -232,6 +236,11 @@ func (b *Bank) addPhoto(rec *Recognizer, p LabelledPhoto) (int, error) {
 			b.Examples[len(b.Examples)-1].Detected = true
 		}
 	}
+	// How far the detector's boxes fall short of this set's tiles.
+	if b.Outline == nil {
+		b.Outline = &Outline{}
+	}
+	b.Outline.addPairs(boxes, found)
 	// Where no tile is: the boxes the detector finds away from every
 	// label, and patches of the photo's own tile size between them.
 	b.addBackground(img, boxes, max(4, added/3), p.Name, rec.cls.Preprocess, found...)

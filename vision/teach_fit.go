@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/rand"
 	"sort"
+	"strings"
 
 	"gocv.io/x/gocv"
 
@@ -131,6 +132,9 @@ func (b *Bank) features(rec *Recognizer, index map[string]int) ([]float32, []int
 		}
 		for v := 0; v < headViews; v++ {
 			c := augmentedCut(src, m, r, v == 0)
+			if v > 0 && !c.Empty() && inkMayTurn(e.Code) && r.Intn(2) == 0 {
+				turnHue(c, r.Float64()*2*math.Pi)
+			}
 			if c.Empty() {
 				c.Close()
 				continue
@@ -208,6 +212,56 @@ func augmentedCut(src gocv.Mat, cls *models.Manifest, r *rand.Rand, plain bool) 
 	out.ConvertToWithParams(&lit, gocv.MatTypeCV8UC3, float32(0.75+0.5*r.Float64()), float32(40*(r.Float64()-0.5)))
 	out.Close()
 	return lit
+}
+
+// inkMayTurn says whether a taught tile may be shown to the head in other
+// inks: every tile but the fives, whose red is what tells a red five.
+func inkMayTurn(code string) bool {
+	return len(code) == 2 && !(strings.ContainsRune("mps", rune(code[1])) && (code[0] == '5' || code[0] == '0'))
+}
+
+// turnHue turns the hue of every pixel of a BGR cut by angle (radians),
+// about the grey axis: grey stays grey, lightness is kept, and the inks
+// take other colours. A set's own tiles are printed in one ink, but the
+// light of a photo and a player's lamp turn it.
+func turnHue(c gocv.Mat, angle float64) {
+	if c.Type() != gocv.MatTypeCV8UC3 || c.Empty() {
+		return
+	}
+	cos, sin := math.Cos(angle), math.Sin(angle)
+	const k = 1.0 / 3
+	s3 := math.Sqrt(k)
+	// Rodrigues' rotation about (1,1,1)/√3, in R,G,B order.
+	var m [3][3]float64
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			m[i][j] = k * (1 - cos)
+			if i == j {
+				m[i][j] += cos
+			}
+		}
+	}
+	m[0][1] -= s3 * sin
+	m[0][2] += s3 * sin
+	m[1][0] += s3 * sin
+	m[1][2] -= s3 * sin
+	m[2][0] -= s3 * sin
+	m[2][1] += s3 * sin
+	px, err := c.DataPtrUint8()
+	if err != nil {
+		return
+	}
+	for i := 0; i+2 < len(px); i += 3 {
+		b, g, r := float64(px[i]), float64(px[i+1]), float64(px[i+2])
+		nr := m[0][0]*r + m[0][1]*g + m[0][2]*b
+		ng := m[1][0]*r + m[1][1]*g + m[1][2]*b
+		nb := m[2][0]*r + m[2][1]*g + m[2][2]*b
+		px[i], px[i+1], px[i+2] = clampByte(nb), clampByte(ng), clampByte(nr)
+	}
+}
+
+func clampByte(v float64) byte {
+	return byte(math.Max(0, math.Min(255, math.Round(v))))
 }
 
 // unit scales a vector to unit length times headScale.

@@ -97,7 +97,8 @@ func TestTeachFromLabelledPhotos(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(back.Examples) != len(b.Examples) || back.Head == nil || len(back.Head.W) != len(b.Head.W) || back.Head.W[7] != b.Head.W[7] {
+	if len(back.Examples) != len(b.Examples) || back.Head == nil || len(back.Head.W) != len(b.Head.W) || back.Head.W[7] != b.Head.W[7] ||
+		back.Outline == nil || len(back.Outline.Upright) != len(b.Outline.Upright) || back.Outline.Upright[0] != b.Outline.Upright[0] {
 		t.Fatal("the bank changed through a save and load")
 	}
 	dark := *b
@@ -119,8 +120,8 @@ func TestTeachFromLabelledPhotos(t *testing.T) {
 	t.Logf("egypt, taught from %d scenes, read on the other %d:\n%s", len(taughtNames), s.Images, s.Report(false))
 	// Floors at the level measured (models/README.md); the network alone
 	// reads these scenes at F1 0.18.
-	if f := s.F1(); f < 0.85 {
-		t.Errorf("taught egypt tile F1 %.3f, want at least 0.85", f)
+	if f := s.F1(); f < 0.87 {
+		t.Errorf("taught egypt tile F1 %.3f, want at least 0.87", f)
 	}
 }
 

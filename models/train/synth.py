@@ -58,7 +58,7 @@ def proc_style(setname, *seed):
     return P.make_style(np.random.default_rng(list(seed) + tag), heldout=PROC_SETS[setname])
 
 
-def front_for(setname, code, rare, rng, back_colour=None, aug=None, style=None):
+def front_for(setname, code, rare, rng, back_colour=None, aug=None, style=None, one_set=False):
     """Front image for one tile instance. aug: (rng, front colour) for the
     training-only per-tile augmentation (`--rare train` scenes), else None.
     style: a procedural set's style (proc_style): its faces are drawn afresh,
@@ -77,7 +77,9 @@ def front_for(setname, code, rare, rng, back_colour=None, aug=None, style=None):
         return F.back_front(back_colour if back_colour is not None else body_rgb("green"), rng)
     if code[1] in "kj":
         nvar = RARE_VARIANTS[rare]
-        return F.rare_front(setname, code, rare, int(rng.integers(nvar)))
+        variant = int(rng.integers(nvar))
+        # one set (one_set): one drawing of each rare code, as a real set has
+        return F.rare_front(setname, code, rare, 0 if one_set else variant)
     return F.tileset_front(setname, code)
 
 
@@ -403,6 +405,19 @@ def make_scene(idx, seed, sets, rare, quality=None, variety=False, dark=0.0, one
     # one_style: every scene shows the same drawn set (one player's tiles),
     # not a set of its own each
     style = proc_style(setname, seed) if one_style else proc_style(setname, seed, idx)
+    if one_style and style is None and aug is None:
+        # one physical set of a tile art: one body (and so back) colour, one
+        # tint and one front layer in every scene, and one drawing of each
+        # rare code; the light, the pose and the camera still change. From
+        # an RNG of its own, after the scene's draws, so the scenes are laid
+        # out as without --one-style.
+        orng = np.random.default_rng([seed, 6161])
+        body_name = list(F.BODY_COLOURS)[int(orng.integers(len(F.BODY_COLOURS)))]
+        body = np.array(body_rgb(body_name), np.float32) * orng.uniform(0.85, 1.1)
+        body = tuple(float(c) for c in np.clip(body, 0, 255))
+        if setname not in F.FRONT_COLOURS:
+            tint = tuple(orng.uniform(0.9, 1.03, 3) * np.array([0.97, 1.0, 1.02]))
+        ivory_frac = orng.uniform(0.3, 0.7)
     if style is not None:
         # a drawn set: its own body colour, thickness and layers, from an RNG
         # of its own (the other sets' scenes are unchanged)
@@ -462,7 +477,7 @@ def make_scene(idx, seed, sets, rare, quality=None, variety=False, dark=0.0, one
                 tiles.append((code, q, angle + rng.uniform(-jit, jit), px, py, th, ri))
     tile_objs = []
     for code, q, ang, px, py, th_, _ in tiles:
-        front = front_for(setname, code, rare, rng, body, aug, style)
+        front = front_for(setname, code, rare, rng, body, aug, style, one_set=one_style)
         tile_objs.append(S.Tile(code, front, q, ang, px, py, th_, back=(code == "0z")))
     th_mean = np.mean([t.th for t in tile_objs]) if tile_objs else 40
     offset = tuple(off_dir * th_mean * (thick if style is not None else 1.0))
@@ -537,7 +552,7 @@ def main(argv=None):
     p.add_argument("--quality", type=int, default=None, help="fixed JPEG quality (default: random 50-95)")
     p.add_argument("--dark", type=float, default=0.0, help="with --variety: share of scenes whose tiles have dark fronts and light art")
     p.add_argument("--variety", action="store_true", help="with --rare train: per-tile style variety (hue, strokes, fronts, backs, fonts of the drawn classes)")
-    p.add_argument("--one-style", action="store_true", help="drawn sets (proc, proc-heldout): every scene shows one drawn set, as a player's photos of their own tiles do")
+    p.add_argument("--one-style", action="store_true", help="every scene shows one set, as a player's photos of their own tiles do: one drawn style (proc, proc-heldout); for a tile art, one body and back colour, one tint and one drawing of each rare code")
     p.add_argument("--out", required=True)
     args = ap.parse_args(argv)
     {"faces": cmd_faces, "sheet": cmd_sheet, "grid": cmd_grid, "scenes": cmd_scenes}[args.cmd](args)
