@@ -37,7 +37,7 @@ var designs = []struct {
 	// one physical set of a tile art (synth.py --one-style): one body and
 	// back colour, one tint, one drawing of each rare code, as a player's
 	// own tiles; the designs above change those from scene to scene
-	{dir: "fluffy-set", taught: 0.87, teachRun: true},
+	{dir: "fluffy-set", taught: 0.88, teachRun: true},
 	{dir: "traditional-set", taught: 0.87, teachRun: true},
 	// egypt taught: TestTeachFromLabelledPhotos
 }

@@ -318,6 +318,7 @@ func (r *Recognizer) readTiles(st *steps, img gocv.Mat) ([]TileSeen, error) {
 		defer v.close()
 		reads = v.review(img, boxes, reads)
 	}
+	reads = blanks(img, boxes, reads)
 	boxes, reads = dropWeak(boxes, reads)
 	boxes, reads = dropUnread(boxes, reads)
 	if err := st.next("layout"); err != nil {
