@@ -4,7 +4,6 @@ import (
 	"image"
 	"math"
 	"slices"
-	"sort"
 
 	"gocv.io/x/gocv"
 )
@@ -59,6 +58,11 @@ const (
 func blanks(img gocv.Mat, boxes []box, reads []reading) []reading {
 	if img.Type() != gocv.MatTypeCV8UC3 || len(boxes) != len(reads) {
 		return reads
+	}
+	if !slices.ContainsFunc(reads, func(rd reading) bool {
+		return len(rd.labels) > 0 && (rd.labels[0] == "0z" || rd.labels[0] == "5z")
+	}) {
+		return reads // no blank face to read again
 	}
 	var faces [][2]float64
 	var lights []float64
@@ -147,24 +151,33 @@ func tileColour(img gocv.Mat, bx box) (faceColour, bool) {
 		return faceColour{}, false
 	}
 	step := max(1, len(px)/3/colourSamples)
-	type pixel struct{ b, g, r, lum float64 }
-	var ps []pixel
-	colour := false
+	// The brightest brightShare of the pixels: a histogram of their
+	// luma finds where that share starts.
+	var hist [256]int
+	colour, n := false, 0
 	for i := 0; i+2 < len(px); i += 3 * step {
 		b, g, r := int(px[i]), int(px[i+1]), int(px[i+2])
 		if max(b, g, r)-min(b, g, r) > greyTolerance {
 			colour = true
 		}
-		ps = append(ps, pixel{float64(b), float64(g), float64(r), 0.114*float64(b) + 0.587*float64(g) + 0.299*float64(r)})
+		hist[(29*b+150*g+77*r)>>8]++
+		n++
 	}
 	if !colour {
 		return faceColour{}, false
 	}
-	sort.Slice(ps, func(i, j int) bool { return ps[i].lum > ps[j].lum })
-	n := max(1, int(float64(len(ps))*brightShare))
+	bar, above := 255, 0
+	for ; bar > 0 && float64(above+hist[bar]) <= brightShare*float64(n); bar-- {
+		above += hist[bar]
+	}
 	var sb, sg, sr float64
-	for _, p := range ps[:n] {
-		sb, sg, sr = sb+p.b, sg+p.g, sr+p.r
+	n = 0
+	for i := 0; i+2 < len(px); i += 3 * step {
+		b, g, r := int(px[i]), int(px[i+1]), int(px[i+2])
+		if (29*b+150*g+77*r)>>8 >= bar {
+			sb, sg, sr = sb+float64(b), sg+float64(g), sr+float64(r)
+			n++
+		}
 	}
 	mb, mg, mr := sb/float64(n), sg/float64(n), sr/float64(n)
 	return faceColour{chroma(mb, mg, mr), lightness(mb, mg, mr)}, true

@@ -112,3 +112,18 @@ func TestBlanksLeaveBadBoxes(t *testing.T) {
 		t.Fatal("an empty photo changed a reading")
 	}
 }
+
+// BenchmarkBlanks: reading blank faces again by colour, on a photo of
+// four faces and two blank tiles (a back read as the dragon, the dragon
+// read as a back).
+func BenchmarkBlanks(b *testing.B) {
+	t := &testing.T{}
+	img, boxes, reads := blankScene(t, []color.RGBA{{R: 40, G: 95, B: 170}, {R: 238, G: 234, B: 220}}, []string{"5z", "0z"}, []float64{0.95, 0.6})
+	defer img.Close()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		rs := make([]reading, len(reads))
+		copy(rs, reads)
+		blanks(img, boxes, rs)
+	}
+}

@@ -243,6 +243,12 @@ func FuzzLoadBank(f *testing.F) {
 	gz.Write([]byte(`{"format":"mjscan-template-bank","version":1,"width":24,"height":32,"templates":[]}`))
 	gz.Close()
 	f.Add(buf.Bytes())
+	buf.Reset()
+	gz = gzip.NewWriter(&buf)
+	gz.Write([]byte(`{"format":"mjscan-template-bank","version":5,"width":24,"height":32,"templates":[],` +
+		`"outline":{"upright":[[-0.05,0,0.08,0.1],[0.01,0,0.07,0.09]],"lying":[[0,0.02,0.04,0.08]]}}`))
+	gz.Close()
+	f.Add(buf.Bytes())
 	f.Add([]byte("plain"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		b, err := LoadBank(bytes.NewReader(data))
