@@ -199,8 +199,9 @@ def text_mask(text, fontname, px=120):
     return _ink_mask(font(fontname), text, px)
 
 
-def _ink_mask(f, text, px):
-    """Alpha mask of `text` drawn with the FreeType font f, cropped to its ink."""
+def ink_crop(f, text, px):
+    """Alpha mask of `text` drawn with the FreeType font f, cropped to its
+    ink, or None when it draws no ink."""
     (tw, th), base = f.getTextSize(text, px, -1)
     pad = px // 2
     scratch = np.zeros((th + base + 2 * pad, tw + 2 * pad, 3), np.uint8)
@@ -208,8 +209,14 @@ def _ink_mask(f, text, px):
     scratch = scratch[:, :, 0]
     ys, xs = np.nonzero(scratch > 20)
     if len(xs) == 0:
-        return np.zeros((4, 4), np.uint8)
+        return None
     return scratch[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+
+
+def _ink_mask(f, text, px):
+    """Alpha mask of `text` drawn with the FreeType font f, cropped to its ink."""
+    m = ink_crop(f, text, px)
+    return np.zeros((4, 4), np.uint8) if m is None else m
 
 
 def stable_seed(*parts):

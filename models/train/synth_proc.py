@@ -27,6 +27,7 @@ import os
 import cv2
 import numpy as np
 
+import synth_art as A
 import synth_faces as F
 
 SS = 3                                   # supersampling of the drawing
@@ -99,14 +100,7 @@ def _font(key):
 def _raw_mask(key, text, px=160):
     k = (key, text, px)
     if k not in _masks:
-        f = _font(key)
-        (tw, th), base = f.getTextSize(text, px, -1)
-        pad = px // 2
-        scratch = np.zeros((th + base + 2 * pad, tw + 2 * pad, 3), np.uint8)
-        f.putText(scratch, text, (pad, pad + th), px, (255, 255, 255), -1, cv2.LINE_AA, True)
-        scratch = scratch[:, :, 0]
-        ys, xs = np.nonzero(scratch > 20)
-        _masks[k] = scratch[ys.min():ys.max() + 1, xs.min():xs.max() + 1] if len(xs) else None
+        _masks[k] = A.ink_crop(_font(key), text, px)
     return _masks[k]
 
 
