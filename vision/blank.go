@@ -180,7 +180,8 @@ func tileColour(img gocv.Mat, bx box) (faceColour, bool) {
 		}
 	}
 	mb, mg, mr := sb/float64(n), sg/float64(n), sr/float64(n)
-	return faceColour{chroma(mb, mg, mr), lightness(mb, mg, mr)}, true
+	l, ab := cielab(mb, mg, mr)
+	return faceColour{ab: ab, l: l}, true
 }
 
 // medianChroma is the median of each of a* and b*.
@@ -197,9 +198,9 @@ func medianChroma(cs [][2]float64) [2]float64 {
 	return m
 }
 
-// chroma is the a* and b* of CIELAB (D65) of one sRGB colour given as
-// blue, green, red from 0 to 255.
-func chroma(blue, green, red float64) [2]float64 {
+// cielab is the L* and the a*, b* of CIELAB (D65) of one sRGB colour
+// given as blue, green, red from 0 to 255.
+func cielab(blue, green, red float64) (float64, [2]float64) {
 	lin := func(v float64) float64 {
 		v /= 255
 		if v <= 0.04045 {
@@ -217,24 +218,7 @@ func chroma(blue, green, red float64) [2]float64 {
 		}
 		return (24389.0/27*t + 16) / 116
 	}
-	return [2]float64{500 * (f(x) - f(y)), 200 * (f(y) - f(z))}
-}
-
-// lightness is the L* of CIELAB of one sRGB colour given as blue, green,
-// red from 0 to 255.
-func lightness(blue, green, red float64) float64 {
-	lin := func(v float64) float64 {
-		v /= 255
-		if v <= 0.04045 {
-			return v / 12.92
-		}
-		return math.Pow((v+0.055)/1.055, 2.4)
-	}
-	y := 0.2126*lin(red) + 0.7152*lin(green) + 0.0722*lin(blue)
-	if y > 216.0/24389 {
-		return 116*math.Cbrt(y) - 16
-	}
-	return 24389.0 / 27 * y
+	return 116*f(y) - 16, [2]float64{500 * (f(x) - f(y)), 200 * (f(y) - f(z))}
 }
 
 func chromaDistance(a, b [2]float64) float64 {

@@ -82,16 +82,26 @@ func (o *Outline) addPairs(labels, found []box) {
 	}
 }
 
-// shift is the median move of each edge for a box of this shape, or
-// nothing when the set was taught too few such boxes.
-func (o *Outline) shift(b box) (s [4]float64, ok bool) {
+// outlineMove is an outline's median move of each edge, for upright and
+// for lying boxes, worked out once for a photo (Outline.move).
+type outlineMove struct {
+	upright, lying       [4]float64
+	hasUpright, hasLying bool // the set was taught enough boxes of the shape
+}
+
+// move works out the median move of each edge of each shape of box; a
+// shape taught fewer than minOutlineSamples boxes is not moved.
+func (o *Outline) move() outlineMove {
+	var m outlineMove
 	if o == nil {
-		return s, false
+		return m
 	}
-	samples := o.Upright
-	if b.w() > b.h() {
-		samples = o.Lying
-	}
+	m.upright, m.hasUpright = medianEdges(o.Upright)
+	m.lying, m.hasLying = medianEdges(o.Lying)
+	return m
+}
+
+func medianEdges(samples [][4]float32) (s [4]float64, ok bool) {
 	if len(samples) < minOutlineSamples {
 		return s, false
 	}
@@ -109,8 +119,11 @@ func (o *Outline) shift(b box) (s [4]float64, ok bool) {
 
 // apply moves a detector box to the tile's outline, within the photo
 // (cols×rows pixels).
-func (o *Outline) apply(b box, cols, rows int) box {
-	s, ok := o.shift(b)
+func (m outlineMove) apply(b box, cols, rows int) box {
+	s, ok := m.upright, m.hasUpright
+	if b.w() > b.h() {
+		s, ok = m.lying, m.hasLying
+	}
 	if !ok {
 		return b
 	}

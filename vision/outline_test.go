@@ -30,7 +30,7 @@ func TestOutlineMovesShortBoxes(t *testing.T) {
 		t.Fatalf("%d upright and %d lying samples, want 20 and 0", len(o.Upright), len(o.Lying))
 	}
 	short := box{x0: 10, y0: 10, x1: 42, y1: 52}
-	got := o.apply(short, 1000, 1000)
+	got := o.move().apply(short, 1000, 1000)
 	want := box{x0: 10, y0: 10, x1: 42 + 0.08*32, y1: 52 + 0.10*42}
 	if d := math.Max(math.Abs(got.x1-want.x1), math.Abs(got.y1-want.y1)); d > 0.2 || got.x0 != want.x0 || got.y0 != want.y0 {
 		t.Fatalf("moved to %+v, want %+v", got, want)
@@ -39,19 +39,19 @@ func TestOutlineMovesShortBoxes(t *testing.T) {
 		t.Fatal("the move took the box further from its tile")
 	}
 	lying := box{x0: 10, y0: 10, x1: 52, y1: 42}
-	if got := o.apply(lying, 1000, 1000); got != lying {
+	if got := o.move().apply(lying, 1000, 1000); got != lying {
 		t.Fatalf("a lying box moved by the upright samples: %+v", got)
 	}
-	if got := o.apply(box{x0: 980, y0: 980, x1: 1000, y1: 999}, 1000, 1000); got.x1 > 1000 || got.y1 > 1000 {
+	if got := o.move().apply(box{x0: 980, y0: 980, x1: 1000, y1: 999}, 1000, 1000); got.x1 > 1000 || got.y1 > 1000 {
 		t.Fatalf("a move left the photo: %+v", got)
 	}
 	var few Outline
 	few.addPairs(labels[:minOutlineSamples-1], found[:minOutlineSamples-1])
-	if got := few.apply(short, 1000, 1000); got != short {
+	if got := few.move().apply(short, 1000, 1000); got != short {
 		t.Fatalf("%d samples moved a box", minOutlineSamples-1)
 	}
 	var none *Outline
-	if got := none.apply(short, 1000, 1000); got != short {
+	if got := none.move().apply(short, 1000, 1000); got != short {
 		t.Fatal("a bank with no outline moved a box")
 	}
 	o.Upright[3][2] = float32(math.NaN())
@@ -74,6 +74,7 @@ func TestTaughtOutlineFitsTheLabels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	move := b.Outline.move()
 	var before, after float64
 	n := 0
 	for _, p := range photos {
@@ -102,7 +103,7 @@ func TestTaughtOutlineFitsTheLabels(t *testing.T) {
 				continue
 			}
 			before += best
-			after += iou(lb, b.Outline.apply(found[bi], cols, rows))
+			after += iou(lb, move.apply(found[bi], cols, rows))
 			n++
 		}
 	}

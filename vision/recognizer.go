@@ -326,11 +326,13 @@ func (r *Recognizer) readTiles(st *steps, img gocv.Mat) ([]TileSeen, error) {
 	}
 	across := lyingAcross(boxes, reads)
 	tiles := make([]TileSeen, 0, len(boxes))
+	var outline outlineMove // boxes as found, but for a taught set's
+	if r.bank != nil {
+		outline = r.bank.Outline.move()
+	}
 	for i, b := range boxes {
 		rd := reads[i]
-		if r.bank != nil {
-			b = r.bank.Outline.apply(b, img.Cols(), img.Rows())
-		}
+		b = outline.apply(b, img.Cols(), img.Rows())
 		t := TileSeen{
 			Tile:       r.tile(rd.labels[0]),
 			Box:        [4]int{int(b.x0 + 0.5), int(b.y0 + 0.5), int(b.x1 + 0.5), int(b.y1 + 0.5)},

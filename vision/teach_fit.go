@@ -247,21 +247,19 @@ func turnHue(c gocv.Mat, angle float64) {
 	m[1][2] -= s3 * sin
 	m[2][0] -= s3 * sin
 	m[2][1] += s3 * sin
-	px, err := c.DataPtrUint8()
-	if err != nil {
-		return
+	// The same rotation on the cut's B,G,R channels (rows and columns in
+	// reverse order), by OpenCV's transform, which rounds and saturates.
+	tm := gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F)
+	defer tm.Close()
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			tm.SetDoubleAt(i, j, m[2-i][2-j])
+		}
 	}
-	for i := 0; i+2 < len(px); i += 3 {
-		b, g, r := float64(px[i]), float64(px[i+1]), float64(px[i+2])
-		nr := m[0][0]*r + m[0][1]*g + m[0][2]*b
-		ng := m[1][0]*r + m[1][1]*g + m[1][2]*b
-		nb := m[2][0]*r + m[2][1]*g + m[2][2]*b
-		px[i], px[i+1], px[i+2] = clampByte(nb), clampByte(ng), clampByte(nr)
-	}
-}
-
-func clampByte(v float64) byte {
-	return byte(math.Max(0, math.Min(255, math.Round(v))))
+	out := gocv.NewMat()
+	defer out.Close()
+	gocv.Transform(c, &out, tm)
+	out.CopyTo(&c)
 }
 
 // unit scales a vector to unit length times headScale.
