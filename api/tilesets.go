@@ -756,7 +756,7 @@ func (s *Server) listTileSets(c echo.Context) error {
 	if s.sets.organizer == "" {
 		return fault.New(fault.Forbidden, codeForbidden, "this server lists no tile sets: a set is looked up by its id (GET /v1/tile-sets/{id})")
 	}
-	tok, ok := strings.CutPrefix(c.Request().Header.Get(echo.HeaderAuthorization), "Bearer ")
+	tok, ok := bearerToken(c)
 	if !ok || subtle.ConstantTimeCompare([]byte(tok), []byte(s.sets.organizer)) != 1 {
 		c.Response().Header().Set("WWW-Authenticate", `Bearer realm="mjscan tournament"`)
 		return fault.New(fault.Unauthorised, codeUnauthorized, "listing the tile sets needs the organiser token: send it as Authorization: Bearer <token>")

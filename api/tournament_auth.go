@@ -320,11 +320,22 @@ const (
 	codeForbidden    = "forbidden"
 )
 
+// bearerToken is the token of an "Authorization: Bearer <token>" header.
+// The scheme's name is case-insensitive (RFC 9110, section 11.1), so
+// "bearer" and "BEARER" name it too.
+func bearerToken(c echo.Context) (string, bool) {
+	scheme, tok, ok := strings.Cut(strings.TrimSpace(c.Request().Header.Get(echo.HeaderAuthorization)), " ")
+	tok = strings.TrimSpace(tok)
+	if !ok || !strings.EqualFold(scheme, "Bearer") || tok == "" {
+		return "", false
+	}
+	return tok, true
+}
+
 // who reads the bearer token. Comparisons take constant time.
 func (t *tournamentRoutes) who(c echo.Context) (caller, bool, error) {
-	h := c.Request().Header.Get(echo.HeaderAuthorization)
-	tok, ok := strings.CutPrefix(h, "Bearer ")
-	if !ok || tok == "" {
+	tok, ok := bearerToken(c)
+	if !ok {
 		return caller{}, false, nil
 	}
 	eq := func(a, b string) bool { return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1 }

@@ -59,6 +59,40 @@ const (
 	recordBody = `{"table":"table 1","game":"Q1","hand":1,"asked_by":"player:Ben","engine_version":"test","rule_set":"riichi/msmc-2016","claimed":"8000","ruling":"8,000 to Ben"}`
 )
 
+// TestBearerSchemeAnyCase: the scheme's name is case-insensitive (RFC
+// 9110, section 11.1), so a client that sends "bearer" is let in as one
+// that sends "Bearer"; a header without a token, or of another scheme, is
+// still refused as no token at all.
+func TestBearerSchemeAnyCase(t *testing.T) {
+	ts := newTournamentServer(t)
+	send := func(header string) *answer {
+		req, _ := http.NewRequest("POST", ts.URL+"/v1/games", strings.NewReader(gameBody))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", header)
+		return do(t, req)
+	}
+	// The first creates the game; the others are let in and told it
+	// exists already.
+	for i, h := range []string{"bearer " + testOrganizerToken, "BEARER " + testOrganizerToken, " Bearer   " + testOrganizerToken + " "} {
+		want := http.StatusConflict
+		if i == 0 {
+			want = http.StatusCreated
+		}
+		if a := send(h); a.status != want {
+			t.Errorf("%q: %d, want %d: %s", h, a.status, want, a.body)
+		}
+	}
+	for _, h := range []string{"Bearer", "Bearer ", "Basic " + testOrganizerToken, "Bearer" + testOrganizerToken, testOrganizerToken} {
+		wantProblem(t, send(h), 401, codeUnauthorized)
+	}
+	// The organiser's list of tile sets reads the header the same way.
+	req, _ := http.NewRequest("GET", ts.URL+"/v1/tile-sets", nil)
+	req.Header.Set("Authorization", "bearer "+testOrganizerToken)
+	if a := do(t, req); a.status == 401 {
+		t.Errorf("tile sets with a lower-case scheme: %d %s", a.status, a.body)
+	}
+}
+
 // TestTournamentAuthorization: referee and organiser actions are refused
 // without their token (401) and with the wrong one (403); a table sees its
 // own game and records only.
