@@ -18,6 +18,7 @@ import (
 // registry, so tests can build many servers in one process.
 type metrics struct {
 	reg       *prometheus.Registry
+	replica   prometheus.Registerer // reg, each series labelled with the replica
 	requests  *prometheus.CounterVec
 	latency   *prometheus.HistogramVec
 	steps     *prometheus.HistogramVec
@@ -63,8 +64,8 @@ func newMetrics(pool *Pool, routes *servedRoutes, instance string) *metrics {
 		}),
 	}
 	// Every series, the Go and process ones too, carries the replica.
-	reg := prometheus.WrapRegistererWith(prometheus.Labels{replicaLabel: instance}, m.reg)
-	reg.MustRegister(m.requests, m.latency, m.steps, m.scores, m.scoreTime, m.rejected,
+	m.replica = prometheus.WrapRegistererWith(prometheus.Labels{replicaLabel: instance}, m.reg)
+	m.replica.MustRegister(m.requests, m.latency, m.steps, m.scores, m.scoreTime, m.rejected,
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "mjscan_database_errors_total",
 			Help: "Operations on the referee record that the database failed (no answer, a refused write or statement, a lost connection)."},
 			m.databaseErrors),
@@ -76,6 +77,11 @@ func newMetrics(pool *Pool, routes *servedRoutes, instance string) *metrics {
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
 	return m
+}
+
+// register adds a series of a part mounted later (the tournament routes).
+func (m *metrics) register(c prometheus.Collector) error {
+	return m.replica.Register(c)
 }
 
 // watchRecord counts the database errors of a referee record.

@@ -588,3 +588,59 @@ func recordID(t *testing.T, a *answer) int {
 	}
 	return r.Record.ID
 }
+
+// TestMadeUpTokensReadTheRecordRarely: a table token this replica has not
+// seen is looked for in every game's log, since another replica may have
+// started its game; a client sending made-up tokens at once and many
+// times over still gets one look every tokenLookGap at most, each refused
+// 401, and a game started on the other replica a moment ago is found.
+func TestMadeUpTokensReadTheRecordRarely(t *testing.T) {
+	c := referee.Config{SQLitePath: t.TempDir() + "/referee.db"}
+	a, b := startReplica(t, c, nil), startReplica(t, c, nil)
+	looks := func() float64 {
+		fams, err := b.srv.metrics.reg.Gather()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range fams {
+			if f.GetName() == "mjscan_table_token_looks_total" {
+				return f.GetMetric()[0].GetCounter().GetValue()
+			}
+		}
+		t.Fatal("no mjscan_table_token_looks_total series")
+		return 0
+	}
+	const clients, each = 8, 15
+	start := time.Now()
+	var wg sync.WaitGroup
+	var refused atomic.Int64
+	for i := 0; i < clients; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			for j := 0; j < each; j++ {
+				if call(t, "GET", b.url+"/v1/games/Q1", fmt.Sprintf("table-made-up-%d-%d", i, j), "").status == http.StatusUnauthorized {
+					refused.Add(1)
+				}
+			}
+		}(i)
+	}
+	wg.Wait()
+	took := time.Since(start)
+	if refused.Load() != clients*each {
+		t.Errorf("%d of %d made-up tokens refused 401", refused.Load(), clients*each)
+	}
+	// Requests waiting together share one look: far fewer looks than
+	// requests, whatever the gap.
+	most := min(float64(took/tokenLookGap)+2, clients*each/4)
+	if n := looks(); n < 1 || n > most {
+		t.Errorf("%d requests with made-up tokens in %v read every game's log %v times, want 1 to %v", clients*each, took, n, most)
+	}
+	g := call(t, "POST", a.url+"/v1/games", testOrganizerToken, gameBody)
+	if g.status != 201 {
+		t.Fatalf("game on A: %d %s", g.status, g.body)
+	}
+	if got := call(t, "GET", b.url+"/v1/games/Q1", g.str("table_token"), ""); got.status != 200 {
+		t.Errorf("A's table token on B right after the made-up ones: %d %s", got.status, got.body)
+	}
+}

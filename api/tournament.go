@@ -9,8 +9,10 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/labstack/echo/v4"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"mjscan/internal/fault"
 	"mjscan/referee"
@@ -68,7 +70,12 @@ func (s *Server) MountTournament(cfg TournamentConfig, records *referee.Store) e
 	if records == nil {
 		return errors.New("the tournament routes need the referee record")
 	}
-	t := &tournamentRoutes{cfg: cfg, records: records, snapshots: map[string]*tableGame{}, tokens: map[string]string{}, s: s}
+	t := &tournamentRoutes{cfg: cfg, records: records, snapshots: map[string]*tableGame{}, tokens: map[string]string{}, s: s,
+		looks: prometheus.NewCounter(prometheus.CounterOpts{Name: "mjscan_table_token_looks_total",
+			Help: "Looks through every game's log for a table token this replica had not seen (at most one every 200 ms)."})}
+	if err := s.metrics.register(t.looks); err != nil {
+		return err
+	}
 	if err := t.report(context.Background()); err != nil {
 		return err
 	}
@@ -90,6 +97,12 @@ type tournamentRoutes struct {
 	mu        sync.Mutex
 	snapshots map[string]*tableGame
 	tokens    map[string]string // table token's hash → game
+	// look serialises the looks through every game's log for a table
+	// token this replica has not seen (lookForToken); began and lookedAt
+	// are when the last look began and the last one that answered began.
+	look            sync.Mutex
+	began, lookedAt time.Time
+	looks           prometheus.Counter
 }
 
 func (t *tournamentRoutes) routeList() []route {

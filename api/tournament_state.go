@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"mjscan/referee"
 )
@@ -131,27 +132,68 @@ func (t *tournamentRoutes) gameOfToken(ctx context.Context, hashed string) (*tab
 	id, ok := t.tokens[hashed]
 	t.mu.Unlock()
 	if !ok {
-		heads, err := t.records.LogHeads(ctx)
-		if err != nil {
+		var err error
+		if id, ok, err = t.lookForToken(ctx, hashed); err != nil || !ok {
 			return nil, err
-		}
-		for _, h := range heads {
-			var st gameStart
-			if h.First.Kind != logStart || json.Unmarshal(h.First.Body, &st) != nil || st.TokenSHA256 == "" {
-				continue
-			}
-			t.mu.Lock()
-			t.tokens[st.TokenSHA256] = h.Game
-			t.mu.Unlock()
-			if st.TokenSHA256 == hashed {
-				id, ok = h.Game, true
-			}
-		}
-		if !ok {
-			return nil, nil
 		}
 	}
 	return t.gameNamed(ctx, id)
+}
+
+// tokenLookGap is the least time between two looks through the games'
+// logs for a table token this replica has not seen.
+const tokenLookGap = 200 * time.Millisecond
+
+// lookForToken looks through every game's log for a table token this
+// replica has not seen (a game another replica started): one look at a
+// time, each begun at least tokenLookGap after the one before, and a
+// request that waited while a look began after it arrived takes that
+// look's answer. However many made-up tokens a client sends, the store
+// is read through at most once every tokenLookGap; a game started a
+// moment ago on another replica is still found, as its token's look
+// begins after the game was written.
+func (t *tournamentRoutes) lookForToken(ctx context.Context, hashed string) (string, bool, error) {
+	arrived := time.Now()
+	t.look.Lock()
+	defer t.look.Unlock()
+	if t.lookedAt.After(arrived) {
+		return t.knownToken(hashed)
+	}
+	if wait := time.Until(t.began.Add(tokenLookGap)); wait > 0 {
+		timer := time.NewTimer(wait)
+		defer timer.Stop()
+		select {
+		case <-timer.C:
+		case <-ctx.Done():
+			return "", false, ctx.Err()
+		}
+	}
+	began := time.Now()
+	t.began = began
+	t.looks.Inc()
+	heads, err := t.records.LogHeads(ctx)
+	if err != nil {
+		return "", false, err
+	}
+	for _, h := range heads {
+		var st gameStart
+		if h.First.Kind != logStart || json.Unmarshal(h.First.Body, &st) != nil || st.TokenSHA256 == "" {
+			continue
+		}
+		t.mu.Lock()
+		t.tokens[st.TokenSHA256] = h.Game
+		t.mu.Unlock()
+	}
+	t.lookedAt = began
+	return t.knownToken(hashed)
+}
+
+// knownToken is the game of a table token's hash as this replica knows it.
+func (t *tournamentRoutes) knownToken(hashed string) (string, bool, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	id, ok := t.tokens[hashed]
+	return id, ok, nil
 }
 
 // tourNamed is the tournament as its log stands now; nil when there is
