@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -265,6 +266,27 @@ func FuzzPathIDs(f *testing.F) {
 				continue // the camera's frame itself
 			}
 			wellFormed(t, r.method+" "+r.path, rec)
+		}
+	})
+}
+
+// FuzzAuthorization sends any Authorization header to a route each role
+// may call: each answer is a 2xx or a well-formed problem, never a crash.
+// (A made-up table token waits for a look through the games' logs, up to
+// tokenLookGap: this target runs a few inputs a second.)
+func FuzzAuthorization(f *testing.F) {
+	for _, seed := range []string{"", "Bearer", "Bearer ", "bearer " + testRefereeToken, "BEARER  " + testOrganizerToken + " ",
+		"Basic " + testRefereeToken, "Bearer " + testRefereeToken + "\x00", "Bearer table-", "Bearer \xff\xfe", "Bearer " + strings.Repeat("x", 5000),
+		"Bearer a b c", "\tBearer\t" + testRefereeToken} {
+		f.Add(seed)
+	}
+	s, _ := fuzzRoutesServer(f)
+	f.Fuzz(func(t *testing.T, header string) {
+		for _, path := range []string{"/v1/games/G1", "/v1/standings", "/v1/tile-sets"} {
+			req := jsonRequest(path, "", "")
+			req.Method = http.MethodGet
+			req.Header.Set("Authorization", header)
+			wellFormed(t, "GET "+path+" with "+strconv.Quote(header), serveDirect(s, req))
 		}
 	})
 }
