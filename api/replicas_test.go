@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"mjscan/referee"
+	"mjscan/scoring"
 )
 
 // Two api.Servers on one referee record are two replicas: nothing that
@@ -643,4 +644,41 @@ func TestMadeUpTokensReadTheRecordRarely(t *testing.T) {
 	if got := call(t, "GET", b.url+"/v1/games/Q1", g.str("table_token"), ""); got.status != 200 {
 		t.Errorf("A's table token on B right after the made-up ones: %d %s", got.status, got.body)
 	}
+}
+
+// TestReplicasGameWrittenNeverAnswered: a game created with an
+// Idempotency-Key whose answer was lost (the replica died, or the key
+// lapsed) is created once, and the retry on another replica gets the same
+// table token: the only answer that carries it. Without the key, with
+// another key or for another game the create is still told it exists.
+func TestReplicasGameWrittenNeverAnswered(t *testing.T) {
+	tourBackends(t, func(t *testing.T, c referee.Config) {
+		a, b := startReplica(t, c, nil), startReplica(t, c, nil)
+		first := keyed(t, "POST", a.url+"/v1/games", testOrganizerToken, gameBody, "game-lost")
+		if first.status != 201 || first.str("table_token") == "" {
+			t.Fatalf("game: %d %s", first.status, first.body)
+		}
+		if _, err := a.store.PurgeKeys(context.Background(), time.Now().Add(1000*time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		retry := keyed(t, "POST", b.url+"/v1/games", testOrganizerToken, gameBody, "game-lost")
+		if retry.status != 201 || retry.str("table_token") != first.str("table_token") {
+			t.Fatalf("the retry: %d %s, want 201 and the first answer's table token", retry.status, retry.body)
+		}
+		for _, r := range []*replica{a, b} {
+			if got := call(t, "GET", r.url+"/v1/games/Q1", retry.str("table_token"), ""); got.status != 200 {
+				t.Errorf("the token given again: %d %s", got.status, got.body)
+			}
+		}
+		wantProblem(t, call(t, "POST", b.url+"/v1/games", testOrganizerToken, gameBody), 409, scoring.CodeBadRequest)
+		wantProblem(t, keyed(t, "POST", b.url+"/v1/games", testOrganizerToken, gameBody, "another-key"), 409, scoring.CodeBadRequest)
+		if _, err := a.store.PurgeKeys(context.Background(), time.Now().Add(1000*time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		other := strings.Replace(gameBody, `"table 1"`, `"table 2"`, 1)
+		if other == gameBody {
+			t.Fatal("the test's game body names no table 1")
+		}
+		wantProblem(t, keyed(t, "POST", b.url+"/v1/games", testOrganizerToken, other, "game-lost"), 409, scoring.CodeBadRequest)
+	})
 }

@@ -113,7 +113,7 @@ func (t *tournamentRoutes) routeList() []route {
 	staff := t.need(roleReferee, roleOrganizer)
 	staffOrTable := t.need(roleReferee, roleOrganizer, roleTable)
 	return []route{
-		{http.MethodPost, "/v1/games", t.postGame, []echo.MiddlewareFunc{org}},
+		{http.MethodPost, "/v1/games", t.postGame, []echo.MiddlewareFunc{org, t.s.idem.middleware}},
 		{http.MethodGet, "/v1/games/:id", t.getGame, []echo.MiddlewareFunc{staffOrTable}},
 		{http.MethodPost, "/v1/games/:id/hands", t.postHand, []echo.MiddlewareFunc{staff, t.s.idem.middleware}},
 		{http.MethodPost, "/v1/games/:id/hands/:number/correct", t.postCorrection, []echo.MiddlewareFunc{staff, t.s.idem.middleware}},

@@ -2,8 +2,11 @@ package api
 
 import (
 	"context"
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"strconv"
@@ -126,17 +129,28 @@ func (t *tournamentRoutes) postGame(c echo.Context) error {
 	if err != nil {
 		return fault.Wrap(err, fault.Invalid, scoring.CodeBadRequest, err.Error())
 	}
-	tok := make([]byte, 18)
-	if _, err := rand.Read(tok); err != nil {
+	nonce := make([]byte, 18)
+	if _, err := rand.Read(nonce); err != nil {
 		return err
 	}
-	token := "table-" + hex.EncodeToString(tok)
+	start := gameStart{ID: in.ID, Table: in.Table, Rules: in.Rules, Preset: in.Preset, Players: players,
+		Nonce: hex.EncodeToString(nonce), Key: idemKeyOf(c)}
+	token := t.tableToken(start)
 	tg := &tableGame{game: g, tokenHash: tokenHash(token)}
-	start := gameStart{ID: in.ID, Table: in.Table, Rules: in.Rules, Preset: in.Preset, Players: players, TokenSHA256: tg.tokenHash}
+	start.TokenSHA256 = tg.tokenHash
+	var again *gameStart // this very create, written before and never answered
 	err = t.records.UpdateLogs(c.Request().Context(), []string{in.ID}, func(tx *referee.LogTx) error {
-		if log, err := tx.Log(in.ID); err != nil {
+		log, err := tx.Log(in.ID)
+		if err != nil {
 			return err
-		} else if len(log.Events) > 0 || log.Tampered != "" {
+		}
+		if len(log.Events) > 0 || log.Tampered != "" {
+			var st gameStart
+			if start.Key != "" && log.Tampered == "" && log.Events[0].Kind == logStart &&
+				json.Unmarshal(log.Events[0].Body, &st) == nil && st.Key == start.Key && st.sameGame(start) {
+				again = &st
+				return nil
+			}
 			return gameExists()
 		}
 		if err := appendEntry(tx, in.ID, logStart, string(callerOf(c).role), start); err != nil {
@@ -151,8 +165,40 @@ func (t *tournamentRoutes) postGame(c echo.Context) error {
 	if err != nil {
 		return storeProblem(err)
 	}
+	if again != nil {
+		return t.answerCreatedAgain(c, *again)
+	}
 	t.keep(in.ID, tg)
 	return c.JSON(http.StatusCreated, GameResponse{Game: g, TableToken: token, Next: g.Next(), Versions: t.s.versions()})
+}
+
+// tableToken is a game's table token: made from the organiser's token and
+// the game's start (its id and nonce), so that the same start gives the
+// same token again, and only its digest is kept in the log.
+func (t *tournamentRoutes) tableToken(st gameStart) string {
+	mac := hmac.New(sha256.New, []byte(t.cfg.OrganizerToken))
+	mac.Write([]byte("mjscan table token\x00" + st.ID + "\x00" + st.Nonce))
+	return "table-" + hex.EncodeToString(mac.Sum(nil)[:18])
+}
+
+// answerCreatedAgain answers a create retried with its Idempotency-Key
+// whose game was written but whose answer was lost (the replica died, or
+// the key's answer lapsed): the game as it stands, with its table token
+// made again. A game started before tokens were made so, or under another
+// organiser token, cannot give its token again and is told it exists.
+func (t *tournamentRoutes) answerCreatedAgain(c echo.Context, st gameStart) error {
+	token := t.tableToken(st)
+	if st.Nonce == "" || !hmac.Equal([]byte(tokenHash(token)), []byte(st.TokenSHA256)) {
+		return gameExists()
+	}
+	tg, err := t.gameNamed(c.Request().Context(), st.ID)
+	if err != nil {
+		return storeProblem(err)
+	}
+	if tg == nil {
+		return gameExists()
+	}
+	return c.JSON(http.StatusCreated, GameResponse{Game: tg.game, TableToken: token, Next: tg.game.Next(), Versions: t.s.versions()})
 }
 
 func gameExists() *fault.Error {

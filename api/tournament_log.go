@@ -16,6 +16,16 @@ type gameStart struct {
 	Preset      string    `json:"preset,omitempty"`
 	Players     [4]string `json:"players"`
 	TokenSHA256 string    `json:"table_token_sha256"`
+	// Nonce makes the table token (tableToken), and Key is the digest of
+	// the Idempotency-Key the game was created with: a create retried
+	// with its key after its answer was lost gets the same token again.
+	Nonce string `json:"table_token_nonce,omitempty"`
+	Key   string `json:"idempotency_key,omitempty"`
+}
+
+// sameGame says whether two starts ask for the same game.
+func (st gameStart) sameGame(o gameStart) bool {
+	return st.ID == o.ID && st.Table == o.Table && st.Rules == o.Rules && st.Preset == o.Preset && st.Players == o.Players
 }
 
 // Kinds of game log entries.
