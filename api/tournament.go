@@ -72,7 +72,7 @@ func (s *Server) MountTournament(cfg TournamentConfig, records *referee.Store) e
 	}
 	t := &tournamentRoutes{cfg: cfg, records: records, snapshots: map[string]*tableGame{}, tokens: map[string]string{}, s: s,
 		looks: prometheus.NewCounter(prometheus.CounterOpts{Name: "mjscan_table_token_looks_total",
-			Help: "Looks through every game's log for a table token this replica had not seen (at most one every 200 ms)."})}
+			Help: fmt.Sprintf("Looks through every game's log for a table token this replica had not seen (at most one every %v).", tokenLookGap)})}
 	if err := s.metrics.register(t.looks); err != nil {
 		return err
 	}

@@ -6,7 +6,6 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"strconv"
@@ -145,9 +144,7 @@ func (t *tournamentRoutes) postGame(c echo.Context) error {
 			return err
 		}
 		if len(log.Events) > 0 || log.Tampered != "" {
-			var st gameStart
-			if start.Key != "" && log.Tampered == "" && log.Events[0].Kind == logStart &&
-				json.Unmarshal(log.Events[0].Body, &st) == nil && st.Key == start.Key && st.sameGame(start) {
+			if st, ok := startOf(log.Events[0]); ok && start.Key != "" && log.Tampered == "" && st.Key == start.Key && st.sameGame(start) {
 				again = &st
 				return nil
 			}

@@ -23,6 +23,16 @@ type gameStart struct {
 	Key   string `json:"idempotency_key,omitempty"`
 }
 
+// startOf reads a log's first entry as a game's start; false for any
+// other entry (a tournament's, or one that does not parse).
+func startOf(e referee.GameEvent) (gameStart, bool) {
+	var st gameStart
+	if e.Kind != logStart || json.Unmarshal(e.Body, &st) != nil {
+		return gameStart{}, false
+	}
+	return st, true
+}
+
 // sameGame says whether two starts ask for the same game.
 func (st gameStart) sameGame(o gameStart) bool {
 	return st.ID == o.ID && st.Table == o.Table && st.Rules == o.Rules && st.Preset == o.Preset && st.Players == o.Players
@@ -59,8 +69,8 @@ func (t *tournamentRoutes) replayGame(gl referee.GameLog) (tg *tableGame, ok boo
 	if len(log) == 0 || log[0].Kind == logTournament {
 		return nil, false // its first entry fails, or a tournament's log
 	}
-	var st gameStart
-	if log[0].Kind != logStart || json.Unmarshal(log[0].Body, &st) != nil {
+	st, ok := startOf(log[0])
+	if !ok {
 		t.s.log.Printf("game %s: its log does not begin with the game's start; not loaded", log[0].Game)
 		return nil, false
 	}

@@ -128,9 +128,7 @@ func (t *tournamentRoutes) allGames(ctx context.Context) ([]*tableGame, []string
 // token never changes, so what was found once is kept, and the record is
 // read again only for a token not known yet.
 func (t *tournamentRoutes) gameOfToken(ctx context.Context, hashed string) (*tableGame, error) {
-	t.mu.Lock()
-	id, ok := t.tokens[hashed]
-	t.mu.Unlock()
+	id, ok := t.knownToken(hashed)
 	if !ok {
 		var err error
 		if id, ok, err = t.lookForToken(ctx, hashed); err != nil || !ok {
@@ -157,7 +155,8 @@ func (t *tournamentRoutes) lookForToken(ctx context.Context, hashed string) (str
 	t.look.Lock()
 	defer t.look.Unlock()
 	if t.lookedAt.After(arrived) {
-		return t.knownToken(hashed)
+		id, ok := t.knownToken(hashed)
+		return id, ok, nil
 	}
 	if wait := time.Until(t.began.Add(tokenLookGap)); wait > 0 {
 		timer := time.NewTimer(wait)
@@ -176,24 +175,23 @@ func (t *tournamentRoutes) lookForToken(ctx context.Context, hashed string) (str
 		return "", false, err
 	}
 	for _, h := range heads {
-		var st gameStart
-		if h.First.Kind != logStart || json.Unmarshal(h.First.Body, &st) != nil || st.TokenSHA256 == "" {
-			continue
+		if st, ok := startOf(h.First); ok && st.TokenSHA256 != "" {
+			t.mu.Lock()
+			t.tokens[st.TokenSHA256] = h.Game
+			t.mu.Unlock()
 		}
-		t.mu.Lock()
-		t.tokens[st.TokenSHA256] = h.Game
-		t.mu.Unlock()
 	}
 	t.lookedAt = began
-	return t.knownToken(hashed)
+	id, ok := t.knownToken(hashed)
+	return id, ok, nil
 }
 
 // knownToken is the game of a table token's hash as this replica knows it.
-func (t *tournamentRoutes) knownToken(hashed string) (string, bool, error) {
+func (t *tournamentRoutes) knownToken(hashed string) (string, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	id, ok := t.tokens[hashed]
-	return id, ok, nil
+	return id, ok
 }
 
 // tourNamed is the tournament as its log stands now; nil when there is
