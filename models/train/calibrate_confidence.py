@@ -7,6 +7,7 @@ not change which tile is read, only how sure the reading claims to be.
 """
 import json
 import os
+import sys
 
 import cv2
 import numpy as np
@@ -34,7 +35,11 @@ def softmax(z, t):
 
 
 def main():
-    man_path = os.path.join(HERE, "..", "tile_classifier.json")
+    # the classifier to fit: tile_classifier (default) or broad_classifier
+    name = sys.argv[1] if len(sys.argv) > 1 else "tile_classifier"
+    if name not in ("tile_classifier", "broad_classifier"):
+        raise SystemExit(f"usage: calibrate_confidence.py [tile_classifier|broad_classifier], not {name!r}")
+    man_path = os.path.join(HERE, "..", name + ".json")
     man = json.load(open(man_path))
     net = cv2.dnn.readNetFromONNX(os.path.join(HERE, "..", man["file"]))
     crops, ys = [], []

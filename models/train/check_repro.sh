@@ -25,13 +25,14 @@ for run in a b; do
 	$PY classifier.py --limit 20 --epochs 1 --lying 0.2 --negatives 200 --synthetic "$W/$run/synth" --synthetic-per-epoch 200 --rare-boost 2.5 \
 		--out "$W/$run/more" --save "$W/$run/cls2.pt" > "$W/$run/cls2.log"
 	# ... and a net twice as wide started from that one (--widen), with the
-	# within-set contrastive loss of stage S
+	# within-set contrastive loss of stage S and the squeezed upright crops
+	# of the broad classifier's last stages, written as the broad classifier
 	$PY classifier.py --limit 20 --epochs 1 --lying 0.2 --negatives 200 --synthetic "$W/$run/synth" --synthetic-per-epoch 200 \
-		--set-contrast 0.5 --contrast-scenes 2 --contrast-tiles 6 \
+		--set-contrast 0.5 --contrast-scenes 2 --contrast-tiles 6 --squeeze 0.25 --name broad_classifier \
 		--resume "$W/$run/cls2.pt" --widen 2 --width 2 --out "$W/$run/wide" --save "$W/$run/cls3.pt" > "$W/$run/cls3.log"
 done
 status=0
-for m in tile_detector.onnx tile_classifier.onnx more/tile_detector.onnx more/tile_classifier.onnx wide/tile_classifier.onnx more/synthetic_scenes.sha256 more/proc_scenes.sha256; do
+for m in tile_detector.onnx tile_classifier.onnx more/tile_detector.onnx more/tile_classifier.onnx wide/broad_classifier.onnx more/synthetic_scenes.sha256 more/proc_scenes.sha256; do
 	a=$(sha256sum < "$W/a/$m" | cut -c1-64)
 	b=$(sha256sum < "$W/b/$m" | cut -c1-64)
 	if [ "$a" = "$b" ]; then

@@ -87,6 +87,13 @@ turn_share = 0.0
 # orientation output's positives; 0: a net without that output).
 lying_share = 0.0
 
+# Share of upright training crops cut from a box widened toward square
+# (--squeeze): a lying crop is always squeezed into the portrait frame, an
+# upright one never was, and the orientation output learned the squeeze
+# instead of the face (on unseen designs it called 98% of near-square
+# crops of lying tiles upright: models/README.md, "Sideways tiles").
+squeeze_share = 0.0
+
 
 def lying_crop(c, rng):
     """A portrait crop of a tile lying across it, made from an upright crop:
@@ -95,7 +102,9 @@ def lying_crop(c, rng):
     squeezed back into the portrait frame."""
     c = cv2.rotate(c, cv2.ROTATE_90_CLOCKWISE if rng.random() < 0.5 else cv2.ROTATE_90_COUNTERCLOCKWISE)
     h, w = c.shape[:2]
-    keep = int(round(w * rng.uniform(0.75, 1.0)))
+    # with --squeeze, down to a cut as narrow as the upright tile's own
+    # frame, so that how squeezed a cut is tells nothing
+    keep = int(round(w * rng.uniform(0.56 if squeeze_share > 0 else 0.75, 1.0)))
     x0 = (w - keep) // 2
     return cv2.resize(c[:, x0:x0 + keep], (CROP_W, CROP_H), interpolation=CLS_RESIZE)
 
@@ -145,6 +154,14 @@ def make_crops(data, rng, augment):
             if b[0] not in CLASSES and b[0] != NOT_A_TILE:
                 continue
             coords = jitter(b, rng) if augment else b[1:]
+            widened = False
+            if augment and squeeze_share > 0 and b[0] != NOT_A_TILE and rng.random() < squeeze_share:
+                x0, y0, x1, y1 = coords
+                w, h = x1 - x0, y1 - y0
+                if 0 < w < h:   # an upright box, widened at most to 1.1 (crop_tile turns a cut above 1.15)
+                    k = rng.uniform(1.0, max(1.0, 1.1 * h / w))
+                    cx = (x0 + x1) / 2
+                    coords, widened = (cx - w * k / 2, y0, cx + w * k / 2, y1), True
             if augment:
                 deg = rng.uniform(-45, 45) if rng.random() < turn_share else rng.uniform(-4, 4)
                 c = crop_turned(img, *coords, deg)
@@ -153,7 +170,7 @@ def make_crops(data, rng, augment):
             if c is None:
                 continue
             lying = 0.0
-            if augment and lying_share > 0 and b[0] != NOT_A_TILE and rng.random() < lying_share:
+            if augment and lying_share > 0 and not widened and b[0] != NOT_A_TILE and rng.random() < lying_share:
                 c, lying = lying_crop(c, rng), 1.0
             if augment:
                 if rng.random() < 0.5:
@@ -357,14 +374,17 @@ def main():
     ap.add_argument("--limit", type=int, default=0, help="use only the first N train photos (the reproducibility check)")
     ap.add_argument("--negatives", type=int, default=0, help="crops an epoch of places where no tile is, to teach the extra not-a-tile output (half from the photos, half from the synthetic scenes)")
     ap.add_argument("--lying", type=float, default=0.0, help="share of crops turned a quarter to teach the extra output that says a tile lies across its crop")
+    ap.add_argument("--squeeze", type=float, default=0.0, help="share of upright crops cut from a box widened toward square (and lying crops cut narrower): the orientation output learns the face, not the squeeze")
     ap.add_argument("--width", type=int, default=1, help="channels times this many in every conv block (1: 16-32-64-128)")
     ap.add_argument("--widen", type=int, default=1, help="the --resume state is of a net this many times narrower: widen it first (Net2WiderNet)")
     ap.add_argument("--set-contrast", type=float, default=0.0, help="weight of the within-set contrastive loss on the features (scenes of --synthetic, each one tile set)")
     ap.add_argument("--contrast-scenes", type=int, default=4, help="scenes a step for --set-contrast")
     ap.add_argument("--contrast-tiles", type=int, default=12, help="tiles of a scene a step for --set-contrast (each cut twice)")
+    ap.add_argument("--name", default="tile_classifier", choices=["tile_classifier", "broad_classifier"],
+                    help="the model written: the classifier every photo is read with, or the one a taught set is read with")
     ap.add_argument("--heldout", default="", help="also print the crop accuracy per group on this labelled folder after each epoch (a check only: never trained on)")
     args = ap.parse_args()
-    global jitter_shift, jitter_scale, turn_share, lying_share
+    global jitter_shift, jitter_scale, turn_share, lying_share, squeeze_share
     jitter_shift, jitter_scale = JITTER[args.jitter]
     turn_share = args.turn
     t0 = time.time()
@@ -386,6 +406,7 @@ def main():
     if args.heldout:
         held = make_crops([(img, boxes) for _, img, boxes in load_dir(args.heldout)], random.Random(0), False)
     lying_share = args.lying
+    squeeze_share = args.squeeze
     n = len(CLASSES)
     bg = args.negatives > 0
     net = TileNet(n, lying=lying_share > 0, background=bg, width=args.width)
@@ -511,7 +532,7 @@ def export(net, args, dx, dy):
         out.load_state_dict(state)
         net = out
     net.eval()
-    path = os.path.join(args.out, "tile_classifier.onnx")
+    path = os.path.join(args.out, args.name + ".onnx")
     torch.onnx.export(net, torch.zeros(1, 3, CROP_H, CROP_W), path, opset_version=11,
                       input_names=["input"], output_names=["logits"],
                       dynamic_axes={"input": {0: "batch"}, "logits": {0: "batch"}})
@@ -519,10 +540,11 @@ def export(net, args, dx, dy):
     acc = evaluate(net, dx, dy)
     sha = sha256_file(path)
     manifest = {
-        "name": "tile_classifier",
-        "file": "tile_classifier.onnx",
+        "name": args.name,
+        "file": args.name + ".onnx",
         "sha256": sha,
-        "task": "classify one tile crop into a CONTRACT tile code",
+        "task": "classify one tile crop into a CONTRACT tile code" +
+                (" (a player's taught set: its features feed the set's own head)" if args.name == "broad_classifier" else ""),
         "input": {"name": "input", "shape": [1, 3, CROP_H, CROP_W], "width": CROP_W, "height": CROP_H,
                   "channel_order": "BGR"},
         "preprocess": CLS_PRE,
@@ -544,7 +566,7 @@ def export(net, args, dx, dy):
     if lying_share > 0:
         manifest["lying_output"] = {"index": n, "activation": "sigmoid",
                                     "meaning": "the tile lies across the crop: turned a quarter from the crop's portrait frame"}
-    write_manifest(os.path.join(args.out, "tile_classifier.json"), manifest)
+    write_manifest(os.path.join(args.out, args.name + ".json"), manifest)
     print(f"wrote {path} ({os.path.getsize(path)} bytes) dev crop accuracy {acc:.4f}", flush=True)
 
 
