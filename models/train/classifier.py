@@ -16,7 +16,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from common import (CLASSES, CLS_PRE, CLS_RESIZE, CROP_W, CROP_H, PHOTO_ATTRIBUTION, crop_tile, crop_turned, load_dir,
+from common import (CLASSES, CLS_PRE, CLS_RESIZE, CROP_W, CROP_H, PHOTO_ATTRIBUTION, TURN_ASPECT, crop_tile, crop_turned, load_dir,
                     load_split, sha256_file, to_input, write_manifest, add_features_output)
 
 torch.set_num_threads(1)
@@ -109,6 +109,16 @@ def lying_crop(c, rng):
     return cv2.resize(c[:, x0:x0 + keep], (CROP_W, CROP_H), interpolation=CLS_RESIZE)
 
 
+def cut_turns(x0, y0, x1, y1, deg):
+    """Whether crop_turned turns the cut of this box, the tile in it turned
+    by deg degrees (a cut wider than TURN_ASPECT times its height)."""
+    w, h = x1 - x0, y1 - y0
+    if abs(deg) >= 0.5:
+        a = np.deg2rad(deg)
+        w, h = w * abs(np.cos(a)) + h * abs(np.sin(a)), w * abs(np.sin(a)) + h * abs(np.cos(a))
+    return w > TURN_ASPECT * h
+
+
 # The code of a training box that holds no tile (negatives).
 NOT_A_TILE = "--"
 
@@ -170,7 +180,16 @@ def make_crops(data, rng, augment):
             if c is None:
                 continue
             lying = 0.0
-            if augment and lying_share > 0 and not widened and b[0] != NOT_A_TILE and rng.random() < lying_share:
+            side = getattr(b, "side", False)
+            if squeeze_share > 0 and b[0] != NOT_A_TILE:
+                # the truth, from the label: a sideways tile whose cut was
+                # not turned lies across it, and so does an upright tile
+                # whose cut was (before --squeeze every label was taught
+                # as not lying across, a third of the scenes' sideways
+                # tiles among them)
+                lying = float(side != cut_turns(*coords, deg if augment else 0.0))
+            if augment and lying_share > 0 and not widened and b[0] != NOT_A_TILE and \
+                    (squeeze_share == 0 or (not side and lying == 0)) and rng.random() < lying_share:
                 c, lying = lying_crop(c, rng), 1.0
             if augment:
                 if rng.random() < 0.5:

@@ -117,9 +117,15 @@ def load_split(split):
     return load_dir(os.path.join(photos_dir(), split))
 
 
+class Box(tuple):
+    """A label, (code, x0, y0, x1, y1); side is its sixth field `r`: the
+    tile lies sideways in the photo (a called tile)."""
+    side = False
+
+
 def load_dir(d):
-    """Yield (stem, image BGR, [(code, x0, y0, x1, y1)]) for a labelled folder
-    (lines `CODE x0 y0 x1 y1`, an optional 6th field `r` marks a sideways tile)."""
+    """Yield (stem, image BGR, [Box]) for a labelled folder (lines `CODE x0
+    y0 x1 y1`, an optional 6th field `r` marks a sideways tile)."""
     for name in sorted(os.listdir(d)):
         if not name.endswith(".jpg"):
             continue
@@ -129,7 +135,9 @@ def load_dir(d):
             for line in f:
                 p = line.split()
                 if len(p) in (5, 6):
-                    boxes.append((p[0],) + tuple(int(v) for v in p[1:5]))
+                    b = Box((p[0],) + tuple(int(v) for v in p[1:5]))
+                    b.side = len(p) == 6 and p[5] == "r"
+                    boxes.append(b)
         img = cv2.imread(os.path.join(d, name), cv2.IMREAD_COLOR)
         yield stem, img, boxes
 
