@@ -94,6 +94,10 @@ lying_share = 0.0
 # crops of lying tiles upright: models/README.md, "Sideways tiles").
 squeeze_share = 0.0
 
+# --true-lying: each label's lying-across target from its sideways mark
+# and whether its cut was turned (see make_crops).
+true_lying = False
+
 
 def lying_crop(c, rng):
     """A portrait crop of a tile lying across it, made from an upright crop:
@@ -181,15 +185,15 @@ def make_crops(data, rng, augment):
                 continue
             lying = 0.0
             side = getattr(b, "side", False)
-            if squeeze_share > 0 and b[0] != NOT_A_TILE:
+            if true_lying and b[0] != NOT_A_TILE:
                 # the truth, from the label: a sideways tile whose cut was
                 # not turned lies across it, and so does an upright tile
-                # whose cut was (before --squeeze every label was taught
+                # whose cut was (without --true-lying every label is taught
                 # as not lying across, a third of the scenes' sideways
                 # tiles among them)
                 lying = float(side != cut_turns(*coords, deg if augment else 0.0))
             if augment and lying_share > 0 and not widened and b[0] != NOT_A_TILE and \
-                    (squeeze_share == 0 or (not side and lying == 0)) and rng.random() < lying_share:
+                    (not true_lying or (not side and lying == 0)) and rng.random() < lying_share:
                 c, lying = lying_crop(c, rng), 1.0
             if augment:
                 if rng.random() < 0.5:
@@ -394,6 +398,7 @@ def main():
     ap.add_argument("--negatives", type=int, default=0, help="crops an epoch of places where no tile is, to teach the extra not-a-tile output (half from the photos, half from the synthetic scenes)")
     ap.add_argument("--lying", type=float, default=0.0, help="share of crops turned a quarter to teach the extra output that says a tile lies across its crop")
     ap.add_argument("--squeeze", type=float, default=0.0, help="share of upright crops cut from a box widened toward square (and lying crops cut narrower): the orientation output learns the face, not the squeeze")
+    ap.add_argument("--true-lying", action="store_true", help="teach each label's lying-across output from its sideways mark and whether its cut was turned (without it, every label is taught as not lying across)")
     ap.add_argument("--width", type=int, default=1, help="channels times this many in every conv block (1: 16-32-64-128)")
     ap.add_argument("--widen", type=int, default=1, help="the --resume state is of a net this many times narrower: widen it first (Net2WiderNet)")
     ap.add_argument("--set-contrast", type=float, default=0.0, help="weight of the within-set contrastive loss on the features (scenes of --synthetic, each one tile set)")
@@ -403,7 +408,7 @@ def main():
                     help="the model written: the classifier every photo is read with, or the one a taught set is read with")
     ap.add_argument("--heldout", default="", help="also print the crop accuracy per group on this labelled folder after each epoch (a check only: never trained on)")
     args = ap.parse_args()
-    global jitter_shift, jitter_scale, turn_share, lying_share, squeeze_share
+    global jitter_shift, jitter_scale, turn_share, lying_share, squeeze_share, true_lying
     jitter_shift, jitter_scale = JITTER[args.jitter]
     turn_share = args.turn
     t0 = time.time()
@@ -426,6 +431,7 @@ def main():
         held = make_crops([(img, boxes) for _, img, boxes in load_dir(args.heldout)], random.Random(0), False)
     lying_share = args.lying
     squeeze_share = args.squeeze
+    true_lying = args.true_lying
     n = len(CLASSES)
     bg = args.negatives > 0
     net = TileNet(n, lying=lying_share > 0, background=bg, width=args.width)
