@@ -5,15 +5,22 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io/fs"
+	"sort"
 	"strings"
 	"testing"
 	"testing/fstest"
 )
 
+// shipped names every model the binary embeds: the detector and the
+// classifier every photo is read with, and the detector a taught set's
+// tiles are found with.
+var shipped = []string{"tile_detector", "tile_classifier", "broad_detector"}
+
 // TestShippedModelsLoad: every shipped model matches its manifest's
 // checksum, names its input and output, and carries the photos' attribution.
 func TestShippedModelsLoad(t *testing.T) {
-	for _, name := range []string{"tile_detector", "tile_classifier"} {
+	for _, name := range shipped {
 		m, data, err := Load(name)
 		if err != nil {
 			t.Fatal(err)
@@ -26,18 +33,20 @@ func TestShippedModelsLoad(t *testing.T) {
 		}
 	}
 	m, _, _ := Load("tile_classifier")
-	if got, want := strings.Join(m.Labels, " "), strings.Join(everyCode(), " "); got != want || m.Temperature <= 0 {
-		t.Errorf("classifier labels %q temperature %v: want every CONTRACT code (%s) and a fitted temperature", got, m.Temperature, want)
+	if got, want := strings.Join(m.Labels, " "), strings.Join(everyCode(), " "); got != want || m.Temperature <= 0 || m.Features == nil {
+		t.Errorf("classifier labels %q temperature %v: want every CONTRACT code (%s), a fitted temperature and features", got, m.Temperature, want)
 	}
-	if m, _, _ := Load("tile_detector"); m.Output.Stride != 4 || m.Decode.Threshold <= 0 {
-		t.Errorf("detector stride %d threshold %v", m.Output.Stride, m.Decode.Threshold)
+	for _, name := range []string{"tile_detector", "broad_detector"} {
+		if m, _, _ := Load(name); m.Output.Stride != 4 || m.Decode.Threshold <= 0 {
+			t.Errorf("%s stride %d threshold %v", name, m.Output.Stride, m.Decode.Threshold)
+		}
 	}
 }
 
 // TestTotalSize keeps the shipped models within the 20 MB budget.
 func TestTotalSize(t *testing.T) {
 	total := 0
-	for _, name := range []string{"tile_detector", "tile_classifier"} {
+	for _, name := range shipped {
 		_, data, err := Load(name)
 		if err != nil {
 			t.Fatal(err)
@@ -143,7 +152,7 @@ func TestLoadRefusesBadPreprocess(t *testing.T) {
 	}
 	// The same manifests, unedited, load: the checks above refuse only
 	// what they name.
-	for _, name := range []string{"tile_classifier", "tile_detector"} {
+	for _, name := range shipped {
 		if _, _, err := load(manifest(t, name, func(pre, m map[string]any) {}), name); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
@@ -157,14 +166,35 @@ func TestShippedPreprocess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	det, _, err := Load("tile_detector")
-	if err != nil {
-		t.Fatal(err)
-	}
 	if p := cls.Preprocess; p.Margin != 0.06 || p.TurnAspect != 1.15 || p.Resize != "area" || p.Interpolation() != 3 || p.Scale != 1/255.0 || fmt.Sprint(p.Mean) != "[0 0 0]" {
 		t.Errorf("classifier preprocess %+v", p)
 	}
-	if p := det.Preprocess; fmt.Sprint(p.Pad) != "[114 114 114]" || p.Resize != "area" || p.Scale != 1/255.0 || fmt.Sprint(p.Mean) != "[0 0 0]" {
-		t.Errorf("detector preprocess %+v", p)
+	for _, name := range []string{"tile_detector", "broad_detector"} {
+		det, _, err := Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := det.Preprocess; fmt.Sprint(p.Pad) != "[114 114 114]" || p.Resize != "area" || p.Scale != 1/255.0 || fmt.Sprint(p.Mean) != "[0 0 0]" {
+			t.Errorf("%s preprocess %+v", name, p)
+		}
+	}
+}
+
+// TestShippedListsEveryModel: shipped is every network the binary embeds,
+// so the checks above (checksum, attribution, the 20 MB budget) miss none.
+func TestShippedListsEveryModel(t *testing.T) {
+	nets, err := fs.Glob(files, "*.onnx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, n := range nets {
+		got = append(got, strings.TrimSuffix(n, ".onnx"))
+	}
+	want := append([]string(nil), shipped...)
+	sort.Strings(got)
+	sort.Strings(want)
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("the binary embeds %v, the tests check %v", got, want)
 	}
 }
