@@ -16,7 +16,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from common import (CLASSES, CLS_PRE, CLS_RESIZE, CROP_W, CROP_H, PHOTO_ATTRIBUTION, TURN_ASPECT, crop_tile, crop_turned, load_dir,
+from common import (CLASSES, CLS_PRE, CLS_RESIZE, CROP_W, CROP_H, PHOTO_ATTRIBUTION, crop_tile, crop_turned, cut_turns, load_dir,
                     load_split, sha256_file, to_input, write_manifest, add_features_output)
 
 torch.set_num_threads(1)
@@ -90,8 +90,9 @@ lying_share = 0.0
 # Share of upright training crops cut from a box widened toward square
 # (--squeeze): a lying crop is always squeezed into the portrait frame, an
 # upright one never was, and the orientation output learned the squeeze
-# instead of the face (on unseen designs it called 98% of near-square
-# crops of lying tiles upright: models/README.md, "Sideways tiles").
+# instead of the face (on unseen designs it calls nearly every near-square
+# cut of a lying tile upright: models/README.md, "The broad classifier's
+# stages, and sideways tiles").
 squeeze_share = 0.0
 
 # --true-lying: each label's lying-across target from its sideways mark
@@ -111,16 +112,6 @@ def lying_crop(c, rng):
     keep = int(round(w * rng.uniform(0.56 if squeeze_share > 0 else 0.75, 1.0)))
     x0 = (w - keep) // 2
     return cv2.resize(c[:, x0:x0 + keep], (CROP_W, CROP_H), interpolation=CLS_RESIZE)
-
-
-def cut_turns(x0, y0, x1, y1, deg):
-    """Whether crop_turned turns the cut of this box, the tile in it turned
-    by deg degrees (a cut wider than TURN_ASPECT times its height)."""
-    w, h = x1 - x0, y1 - y0
-    if abs(deg) >= 0.5:
-        a = np.deg2rad(deg)
-        w, h = w * abs(np.cos(a)) + h * abs(np.sin(a)), w * abs(np.sin(a)) + h * abs(np.cos(a))
-    return w > TURN_ASPECT * h
 
 
 # The code of a training box that holds no tile (negatives).

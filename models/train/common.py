@@ -162,6 +162,22 @@ def crop_tile(img, x0, y0, x1, y1):
     return cv2.resize(c, (CROP_W, CROP_H), interpolation=CLS_RESIZE)
 
 
+def turned_bounds(w, h, deg):
+    """The width and height of the axis-aligned bounds of a w x h box
+    turned by deg degrees."""
+    a = np.deg2rad(deg)
+    return w * abs(np.cos(a)) + h * abs(np.sin(a)), w * abs(np.sin(a)) + h * abs(np.cos(a))
+
+
+def cut_turns(x0, y0, x1, y1, deg):
+    """Whether crop_turned turns the cut of this box, the tile in it turned
+    by deg degrees: its bounds wider than TURN_ASPECT times their height."""
+    w, h = x1 - x0, y1 - y0
+    if abs(deg) >= 0.5:
+        w, h = turned_bounds(w, h, deg)
+    return w > TURN_ASPECT * h
+
+
 def crop_turned(img, x0, y0, x1, y1, deg):
     """The crop the recogniser would cut if the tile in the box lay turned
     by deg degrees in the photo: the neighbourhood is turned about the box
@@ -169,11 +185,8 @@ def crop_turned(img, x0, y0, x1, y1, deg):
     crop_tile cuts a detector box around a tilted tile."""
     if abs(deg) < 0.5:
         return crop_tile(img, x0, y0, x1, y1)
-    w, h = x1 - x0, y1 - y0
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    a = np.deg2rad(deg)
-    bw = w * abs(np.cos(a)) + h * abs(np.sin(a))
-    bh = w * abs(np.sin(a)) + h * abs(np.cos(a))
+    bw, bh = turned_bounds(x1 - x0, y1 - y0, deg)
     r = int(np.ceil(max(bw, bh) * (0.5 + MARGIN))) + 2
     M = cv2.getRotationMatrix2D((float(cx), float(cy)), deg, 1.0)
     M[0, 2] += r - cx
