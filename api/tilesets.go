@@ -262,17 +262,23 @@ func (s *Server) useTileSet(c echo.Context, u *upload) error {
 	if err != nil {
 		return err
 	}
-	if model := s.versions().Model; t.ModelVersion != "" && model != "" && t.ModelVersion != model {
-		return outdatedSet(t.ID, "it was taught with other models than this server reads with")
-	}
 	rec, err := s.sets.reader(t, func() (Recognizer, error) {
 		b, err := s.loadBank(ctx, t)
 		if err != nil {
 			return nil, err
 		}
-		// Reading needs the set's head and templates, not the tiles it
-		// learned them from: the copy kept ready stays small.
-		b.Examples = nil
+		// A set taught with other models is read after its head is fitted
+		// again on these models' features from the tiles it keeps
+		// (vision.Recognizer.WithBank), once a version on each replica;
+		// without tiles to fit from it cannot be read with.
+		if model := s.versions().Model; t.ModelVersion != "" && model != "" && t.ModelVersion != model {
+			if b.Tiles() == 0 {
+				return nil, outdatedSet(t.ID, "it was taught with other models than this server reads with, and it keeps no tiles to learn from again")
+			}
+			s.log.Printf("tile sets: %s version %d was taught with %s; fitting it again for %s from its %d tiles", t.ID, t.Version, t.ModelVersion, model, b.Tiles())
+		}
+		// The recogniser keeps the set's head and templates, not the
+		// tiles it learned them from: the copy kept ready stays small.
 		return teacher.WithSet(b), nil
 	})
 	if err != nil {

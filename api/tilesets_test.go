@@ -355,6 +355,10 @@ type fakeTeacher struct {
 	model  string
 	delay  time.Duration
 	taught atomic.Int64
+	// bare: the banks taught keep no tiles; givenTiles counts the tiles
+	// of the banks WithSet was given.
+	bare       bool
+	givenTiles atomic.Int64
 }
 
 func (f *fakeTeacher) ModelVersion() string { return f.model }
@@ -376,6 +380,14 @@ func (f *fakeTeacher) TeachSet(base *vision.Bank, photos []vision.LabelledPhoto)
 	for _, e := range b.Examples {
 		codes[e.Code] = true
 	}
+	for _, p := range photos {
+		for _, l := range p.Labels {
+			codes[l.Tile] = true
+		}
+	}
+	if f.bare {
+		b.Examples = nil
+	}
 	h := &vision.Head{Dim: 1, Scale: 1}
 	for c := range codes {
 		h.Codes = append(h.Codes, c)
@@ -387,6 +399,7 @@ func (f *fakeTeacher) TeachSet(base *vision.Bank, photos []vision.LabelledPhoto)
 }
 
 func (f *fakeTeacher) WithSet(b *vision.Bank) Recognizer {
+	f.givenTiles.Add(int64(b.Tiles()))
 	rec := vision.Recognition{OK: true}
 	for _, c := range b.Head.Codes {
 		rec.Tiles = append(rec.Tiles, vision.TileSeen{Tile: tileOf(c), Box: [4]int{0, 0, 10, 10}})
@@ -521,9 +534,11 @@ func TestTileSetTeachingOutlivesDeadline(t *testing.T) {
 	}
 }
 
-// TestTileSetOutdatedAndTampered: a set taught with other models is not
-// read with (409, grow it to teach it again), and one changed behind the
-// record's back is refused (409).
+// TestTileSetOutdatedAndTampered: a set taught with other models is read
+// with once it is fitted again from the tiles it keeps (the teacher's
+// recogniser is given them); one that keeps none is refused (409, grow it
+// to teach it again); and one changed behind the record's back is refused
+// (409).
 func TestTileSetOutdatedAndTampered(t *testing.T) {
 	c := sqliteRecord(t)
 	photo := samplePhoto(t)
@@ -537,22 +552,39 @@ func TestTileSetOutdatedAndTampered(t *testing.T) {
 	if r := postPhoto(t, svc.url+"/v1/recognitions", photo, map[string]string{"tile_set": id}, ""); r.status != 200 || strs(r.json["tiles"]) == nil {
 		t.Fatalf("read with the set: %d %s", r.status, r.body)
 	}
+	old.bare = true // a set whose record keeps no tiles to learn from
+	b := postTeaching(t, svc.url+"/v1/tile-sets", []teachPart{{photo, twoTiles}}, nil)
+	if b.status != 201 {
+		t.Fatalf("create a bare set: %d %s", b.status, b.body)
+	}
+	bare := b.str("id")
 	svc.stop()
 
 	newer := &fakeTeacher{fakeRecognizer: fakeRecognizer{rec: handRecognition()}, model: "models-2"}
 	svc = startSets(t, c, newer, "", nil)
 	r := postPhoto(t, svc.url+"/v1/recognitions", photo, map[string]string{"tile_set": id}, "")
+	if v := versionsOf(r); r.status != 200 || v["tile_set_version"] != float64(1) || len(strs(r.json["tiles"])) != 2 || !strings.Contains(string(r.body), `"tile":"2m"`) {
+		t.Fatalf("read under the new models: %d %s", r.status, r.body)
+	}
+	if got := newer.givenTiles.Load(); got != 2 {
+		t.Fatalf("the recogniser was given %d tiles to fit the set again from, want 2", got)
+	}
+	r = postPhoto(t, svc.url+"/v1/recognitions", photo, map[string]string{"tile_set": bare}, "")
 	wantProblem(t, r, 409, codeTileSetOutdated)
-	if !strings.Contains(r.str("detail"), "/v1/tile-sets/"+id+"/photos") {
+	if !strings.Contains(r.str("detail"), "/v1/tile-sets/"+bare+"/photos") || !strings.Contains(r.str("detail"), "no tiles") {
 		t.Errorf("detail %q", r.str("detail"))
 	}
-	g := postTeaching(t, svc.url+"/v1/tile-sets/"+id+"/photos", []teachPart{{photo, "3m 10 10 60 80"}}, nil)
-	if g.status != 200 || g.num("version") != 2 || g.str("model") != "models-2" || fmt.Sprint(g.json["codes"]) != "[1m 2m 3m]" {
+	g := postTeaching(t, svc.url+"/v1/tile-sets/"+bare+"/photos", []teachPart{{photo, twoTiles}}, nil)
+	if g.status != 200 || g.num("version") != 2 || g.str("model") != "models-2" || fmt.Sprint(g.json["codes"]) != "[1m 2m]" {
 		t.Fatalf("grown under the new models: %d %s", g.status, g.body)
 	}
-	r = postPhoto(t, svc.url+"/v1/recognitions", photo, map[string]string{"tile_set": id}, "")
+	r = postPhoto(t, svc.url+"/v1/recognitions", photo, map[string]string{"tile_set": bare}, "")
 	if v := versionsOf(r); r.status != 200 || v["tile_set_version"] != float64(2) {
 		t.Fatalf("read after growing: %d %s", r.status, r.body)
+	}
+	g = postTeaching(t, svc.url+"/v1/tile-sets/"+id+"/photos", []teachPart{{photo, "3m 10 10 60 80"}}, nil)
+	if g.status != 200 || g.num("version") != 2 || g.str("model") != "models-2" || fmt.Sprint(g.json["codes"]) != "[1m 2m 3m]" {
+		t.Fatalf("grown under the new models: %d %s", g.status, g.body)
 	}
 	svc.stop()
 

@@ -353,9 +353,9 @@ func gridCodes(rows [][]int) ([][]string, error) {
 // WithBank returns a recogniser that reads with the bank's templates as
 // well as the network. It shares r's networks and workers: close one of
 // the two, once. A head fitted on another classifier's features is fitted
-// again from the tiles the bank keeps (see New); a bank that keeps none
-// (the service keeps a set's tiles apart, and refuses a set taught with
-// other models before it gets here) is read without its head.
+// again from the tiles the bank keeps (see New); a bank that keeps none is
+// read without its head (the service refuses such a set before it gets
+// here, see HeadFits).
 func (r *Recognizer) WithBank(b *Bank) *Recognizer {
 	c := *r
 	if f, err := b.fittedFor(r); err == nil {
@@ -365,8 +365,21 @@ func (r *Recognizer) WithBank(b *Bank) *Recognizer {
 		nb.Head = nil
 		b = &nb
 	}
-	c.bank = b
+	c.bank = b.forReading()
 	c.ownSet = b != nil
+	return &c
+}
+
+// forReading is b without the tiles it keeps (up to 17 MB of cuts):
+// reading needs its head, templates, outline and view, and a recogniser
+// keeps a bank as long as it reads with it. The tiles are for teaching
+// (Teach, Fit), which is given the bank itself.
+func (b *Bank) forReading() *Bank {
+	if b == nil || len(b.Examples) == 0 {
+		return b
+	}
+	c := *b
+	c.Examples = nil
 	return &c
 }
 

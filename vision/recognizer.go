@@ -99,6 +99,7 @@ func New(cfg Config) (*Recognizer, error) {
 		r.Close()
 		return nil, err
 	}
+	r.bank = r.bank.forReading()
 	return r, nil
 }
 

@@ -184,6 +184,14 @@ func TestHeadNamesItsFeatures(t *testing.T) {
 	if rb := rec.WithBank(&stale).bank; rb.Head == nil || rb.Head.Features != rec.features() {
 		t.Fatal("WithBank did not fit the stale head again")
 	}
+	// A recogniser keeps what reading needs, not the tiles (megabytes of
+	// cuts), and leaves the bank it was given whole for teaching.
+	if len(r.bank.Examples) != 0 || len(rec.WithBank(b).bank.Examples) != 0 || len(rec.WithBank(&stale).bank.Examples) != 0 {
+		t.Fatal("a recogniser keeps the bank's tiles")
+	}
+	if stale.Tiles() == 0 || b.Tiles() == 0 || rec.WithBank(b).bank.Head != b.Head {
+		t.Fatal("reading with a bank changed it")
+	}
 	bare := stale
 	bare.Examples = nil
 	if _, err := New(Config{Workers: 1, Bank: &bare}); !errors.Is(err, ErrOutdatedBank) || !strings.Contains(err.Error(), "teach the set again") {
