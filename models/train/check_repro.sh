@@ -25,10 +25,11 @@ for run in a b; do
 	$PY classifier.py --limit 20 --epochs 1 --lying 0.2 --negatives 200 --synthetic "$W/$run/synth" --synthetic-per-epoch 200 --rare-boost 2.5 \
 		--out "$W/$run/more" --save "$W/$run/cls2.pt" > "$W/$run/cls2.log"
 	# ... and a net twice as wide started from that one (--widen), with the
-	# within-set contrastive loss of stage S and the squeezed cuts and true
-	# lying-across targets of stages S6-S8, written as the broad classifier
+	# within-set contrastive loss of stage S, the squeezed cuts and true
+	# lying-across targets of stages S6-S8 and the structure outputs,
+	# written as the broad classifier
 	$PY classifier.py --limit 20 --epochs 1 --lying 0.2 --negatives 200 --synthetic "$W/$run/synth" --synthetic-per-epoch 200 \
-		--set-contrast 0.5 --contrast-scenes 2 --contrast-tiles 6 --squeeze 0.25 --true-lying --name broad_classifier \
+		--set-contrast 0.5 --contrast-scenes 2 --contrast-tiles 6 --squeeze 0.25 --true-lying --structure 0.5 --name broad_classifier \
 		--resume "$W/$run/cls2.pt" --widen 2 --width 2 --out "$W/$run/wide" --save "$W/$run/cls3.pt" > "$W/$run/cls3.log"
 done
 status=0

@@ -356,6 +356,23 @@ def widen_state(state, factor, rng):
     return state
 
 
+# The structure outputs (--structure): a code's suit, and a suited tile's rank.
+SUITS = "mpszfkjb"  # b: a back (0z)
+
+
+def structure_targets():
+    """Per code index (and the not-a-tile index after them): its suit's
+    index in SUITS and its rank 0-8 for 1-9 of m, p, s (a red five is a
+    5), or -100 (not taught) where it has none."""
+    suit, rank = [], []
+    for c in CLASSES:
+        suit.append(SUITS.index("b" if c == "0z" else c[1]))
+        rank.append((5 if c[0] == "0" else int(c[0])) - 1 if c[1] in "mps" else -100)
+    suit.append(-100)
+    rank.append(-100)
+    return torch.tensor(suit), torch.tensor(rank)
+
+
 def group_accuracy(net, x, y):
     """Crop accuracy per group of codes: ordinary, red fives, backs, kings/queens, jokers."""
     net.eval()
@@ -397,6 +414,7 @@ def main():
     ap.add_argument("--contrast-tiles", type=int, default=12, help="tiles of a scene a step for --set-contrast (each cut twice)")
     ap.add_argument("--name", default="tile_classifier", choices=["tile_classifier", "broad_classifier"],
                     help="the model written: the classifier every photo is read with, or the one a taught set is read with")
+    ap.add_argument("--structure", type=float, default=0.0, help="weight of two outputs that carry the tiles' structure, trained beside the codes on the features and not exported: the suit (m p s z f k j, or a back) and the rank of a suited tile (1-9, a red five a 5)")
     ap.add_argument("--heldout", default="", help="also print the crop accuracy per group on this labelled folder after each epoch (a check only: never trained on)")
     args = ap.parse_args()
     global jitter_shift, jitter_scale, turn_share, lying_share, squeeze_share, true_lying
@@ -436,7 +454,14 @@ def main():
             state = widen_state(state, args.widen, rng)
         net.load_state_dict(state)
     lr = args.lr or 3e-3
-    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    groups_lr = [{"params": list(net.parameters()), "lr": lr}]
+    structure = None
+    if args.structure > 0:
+        # A new layer on trained features: it learns at a first stage's rate.
+        structure = nn.Linear(net.fc.in_features, len(SUITS) + 9)
+        groups_lr.append({"params": list(structure.parameters()), "lr": max(lr, 3e-3)})
+        suit_of, rank_of = structure_targets()
+    opt = torch.optim.AdamW(groups_lr, lr=lr, weight_decay=1e-4)
     steps_per_epoch = None
     sched = None
     for epoch in range(args.epochs):
@@ -454,7 +479,7 @@ def main():
             x, y, lie = torch.cat([x, sx]), torch.cat([y, sy]), torch.cat([lie, slie])
         if sched is None:
             steps_per_epoch = (len(x) + 127) // 128
-            sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps_per_epoch * args.epochs)
+            sched = torch.optim.lr_scheduler.OneCycleLR(opt, [g["lr"] for g in groups_lr], total_steps=steps_per_epoch * args.epochs)
         groups = None
         if args.set_contrast > 0 and synth:
             groups = scene_groups(synth, (len(x) + 127) // 128, args.contrast_scenes, args.contrast_tiles, rng)
@@ -466,8 +491,16 @@ def main():
         tot, closs = 0.0, torch.zeros(())
         for i in range(0, len(x), 128):
             idx = perm[i:i + 128]
-            out = net(to_input(x[idx], CLS_PRE))
+            if structure is None:
+                out = net(to_input(x[idx], CLS_PRE))
+            else:
+                e = net.drop(net.embed(to_input(x[idx], CLS_PRE)))
+                out = net.fc(e)
             loss = F.cross_entropy(out[:, :lying_col], y[idx], label_smoothing=0.05)
+            if structure is not None:
+                st = structure(e)
+                loss = loss + args.structure * (F.cross_entropy(st[:, :len(SUITS)], suit_of[y[idx]], ignore_index=-100) +
+                                                F.cross_entropy(st[:, len(SUITS):], rank_of[y[idx]], ignore_index=-100))
             if lying_share > 0:
                 loss = loss + F.binary_cross_entropy_with_logits(out[:, lying_col], lie[idx])
             if groups is not None:

@@ -1,0 +1,161 @@
+"""How well a classifier's features teach a tile set, on the labels' own
+boxes: a quick stand-in for the taught figure (models/README.md, "Held-out
+designs and taught sets") that needs no build and takes a minute a design.
+
+For each design, the fewest photos that show every tile once (picked as
+vision.FewestCovering picks them) teach a head as vision/teach_fit.go fits
+one: a softmax regression, classes balanced, on the unit-length features of
+each taught tile's plain cut and 11 cuts shifted, scaled, half turned,
+shrunk, blurred and lit differently. The other photos' label boxes are then
+read by the network alone, by the head alone, and by the head's probability
+times the network's to the power of its share right on the taught tiles
+(the product the recogniser reads with). The detector's boxes, the outline
+and the colour rules are left out: end-to-end figures come from
+`mjscan calibrate --labelled` and `recognize --eval --bank`.
+
+    /usr/bin/python3 taught_probe.py CLASSIFIER.onnx [DESIGN ...]
+
+DESIGN names a folder of testdata/synth (default: traditional-set
+fluffy-set proc-set). The run is deterministic.
+"""
+import os
+import random
+import sys
+
+import cv2
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from common import CLASSES, CLS_PRE, CROP_H, CROP_W, blob_args, crop_tile, load_dir
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+VIEWS = 12      # cuts of a taught tile, the plain one first (headViews)
+SCALE = 8.0     # unit features times this (headScale)
+STEPS, RATE, DECAY = 250, 0.05, 1e-4  # the head's fit (headSteps, headRate, headDecay)
+
+
+def fewest(photos):
+    """The indices of the fewest photos that show every code, greedily, as
+    vision.FewestCovering picks them."""
+    want = {b[0] for _, _, boxes in photos for b in boxes}
+    used, picked = set(), []
+    while want:
+        best, gain = -1, 0
+        for i, (_, _, boxes) in enumerate(photos):
+            g = len({b[0] for b in boxes} & want) if i not in used else 0
+            if g > gain:
+                best, gain = i, g
+        if best < 0:
+            break
+        used.add(best)
+        picked.append(best)
+        want -= {b[0] for b in photos[best][2]}
+    return sorted(picked)
+
+
+def augmented(img, box, rng):
+    """One cut of a taught tile, shifted, scaled, turned, shrunk, blurred
+    and lit at random as augmentedCut draws them."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    s = 0.9 + 0.2 * rng.random()
+    cx = (x0 + x1) / 2 + w * 0.12 * (rng.random() - 0.5)
+    cy = (y0 + y1) / 2 + h * 0.12 * (rng.random() - 0.5)
+    c = crop_tile(img, cx - w * s / 2, cy - h * s / 2, cx + w * s / 2, cy + h * s / 2)
+    if rng.random() < 0.5:
+        c = cv2.rotate(c, cv2.ROTATE_180)
+    if rng.random() < 0.25:
+        k = 0.35 + 0.3 * rng.random()
+        small = cv2.resize(c, (max(4, int(CROP_W * k)), max(4, int(CROP_H * k))), interpolation=cv2.INTER_AREA)
+        c = cv2.resize(small, (CROP_W, CROP_H))
+    if rng.random() < 0.25:
+        c = cv2.GaussianBlur(c, (0, 0), 0.6 + 0.6 * rng.random())
+    return cv2.convertScaleAbs(c, alpha=0.75 + 0.5 * rng.random(), beta=40 * (rng.random() - 0.5))
+
+
+def forward(net, crops):
+    """The network's code logits and features of a list of crops."""
+    scale, mean = blob_args(CLS_PRE)
+    logits, feats = [], []
+    for i in range(0, len(crops), 256):
+        net.setInput(cv2.dnn.blobFromImages(crops[i:i + 256], scale, (CROP_W, CROP_H), mean, False, False))
+        lo, fe = net.forward(["logits", "features"])
+        logits.append(lo[:, :len(CLASSES)])
+        feats.append(fe.reshape(len(fe), -1))
+    return np.concatenate(logits), np.concatenate(feats)
+
+
+def unit(f):
+    return SCALE * f / np.maximum(np.linalg.norm(f, axis=1, keepdims=True), 1e-9)
+
+
+def fit_head(x, y, k):
+    """A softmax regression on x (classes y of k), balanced, by full-batch Adam."""
+    torch.manual_seed(1)
+    X, Y = torch.tensor(x), torch.tensor(y)
+    weight = (1.0 / (k * torch.bincount(Y, minlength=k).float()))[Y]
+    W = torch.zeros(k, X.shape[1], requires_grad=True)
+    B = torch.zeros(k, requires_grad=True)
+    opt = torch.optim.Adam([W, B], lr=RATE)
+    for _ in range(STEPS):
+        opt.zero_grad()
+        loss = (F.cross_entropy(X @ W.T + B, Y, reduction="none") * weight).sum() + DECAY / 2 * (W ** 2).sum()
+        loss.backward()
+        opt.step()
+    return W.detach(), B.detach()
+
+
+def probe(net, temperature, design):
+    photos = list(load_dir(os.path.join(HERE, "..", "..", "testdata", "synth", design)))
+    taught = set(fewest(photos))
+    rng = random.Random(1)
+    tx, ty, plain, qx, qy = [], [], [], [], []
+    for i, (_, img, boxes) in enumerate(photos):
+        for b in boxes:
+            box, code = tuple(float(v) for v in b[1:5]), CLASSES.index(b[0])
+            if i in taught:
+                for v in range(VIEWS):
+                    tx.append(crop_tile(img, *box) if v == 0 else augmented(img, box, rng))
+                    ty.append(code)
+                    plain.append(v == 0)
+            else:
+                qx.append(crop_tile(img, *box))
+                qy.append(code)
+    tl, tf = forward(net, tx)
+    ql, qf = forward(net, qx)
+    ty, qy, plain = np.array(ty), np.array(qy), np.array(plain)
+    codes = sorted(set(ty.tolist()))
+    W, B = fit_head(unit(tf), [codes.index(c) for c in ty], len(codes))
+    prior = float(np.clip((tl[plain].argmax(1) == ty[plain]).mean(), 0.1, 1.0))
+    head = torch.softmax(torch.tensor(unit(qf)) @ W.T + B, 1).numpy()
+    netp = torch.softmax(torch.tensor(ql) / temperature, 1).numpy()
+    both = head * np.maximum(netp[:, codes], 1e-6) ** prior
+    codes = np.array(codes)
+    return (len(taught), len(qy), (ql.argmax(1) == qy).mean(), (codes[head.argmax(1)] == qy).mean(),
+            (codes[both.argmax(1)] == qy).mean(), prior)
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    onnx = sys.argv[1]
+    designs = sys.argv[2:] or ["traditional-set", "fluffy-set", "proc-set"]
+    manifest = os.path.splitext(onnx)[0] + ".json"
+    temperature = 1.0
+    if os.path.exists(manifest):
+        import json
+        with open(manifest) as f:
+            temperature = json.load(f).get("temperature", 1.0) or 1.0
+    net = cv2.dnn.readNetFromONNX(onnx)
+    products = []
+    for d in designs:
+        n_taught, n, alone, head, both, prior = probe(net, temperature, d)
+        products.append(both)
+        print(f"{d:16s} taught from {n_taught} photos, {n} tiles read: network {alone:.3f}  head {head:.3f}  "
+              f"head x network {both:.3f}  (power {prior:.2f})", flush=True)
+    print(f"mean of head x network: {np.mean(products):.3f}")
+
+
+if __name__ == "__main__":
+    main()
