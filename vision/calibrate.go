@@ -354,8 +354,8 @@ func gridCodes(rows [][]int) ([][]string, error) {
 // well as the network. It shares r's networks and workers: close one of
 // the two, once. A head fitted on another classifier's features is fitted
 // again from the tiles the bank keeps (see New); a bank that keeps none is
-// read without its head (the service refuses such a set before it gets
-// here, see HeadFits).
+// read without its head (the service refuses a set taught with other
+// models that keeps no tiles before it gets here: api.useTileSet).
 func (r *Recognizer) WithBank(b *Bank) *Recognizer {
 	c := *r
 	if f, err := b.fittedFor(r); err == nil {
