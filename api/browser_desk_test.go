@@ -52,6 +52,22 @@ func downloaded(t *testing.T, ctx context.Context, n int) (name, body string) {
 	return f.Name, f.Text
 }
 
+// loseFirstAnswer wraps the page's fetch: every POST is noted in
+// window.__sent as [path, Idempotency-Key], and the first POST to path
+// reaches the service but its answer is lost, as a dropped connection
+// loses it.
+func loseFirstAnswer(path string) string {
+	return fmt.Sprintf(`(() => { window.__sent = []; const real = window.fetch; let lost = false;
+  window.fetch = async function (p, init) {
+    const post = init && init.method === "POST";
+    if (post) window.__sent.push([String(p), (init.headers && init.headers["Idempotency-Key"]) || ""]);
+    const resp = await real.call(window, p, init);
+    if (post && !lost && String(p) === %q) { lost = true; throw new TypeError("Failed to fetch"); }
+    return resp;
+  };
+  return true; })()`, path)
+}
+
 func signIn(t *testing.T, ctx context.Context, url, token string) {
 	t.Helper()
 	var stored, href string
@@ -445,6 +461,10 @@ func TestBrowserOrganiserDesk(t *testing.T) {
 	if !strings.Contains(next, "final") || east == "" || stage != "final" {
 		t.Errorf("who plays next: %q, East prefilled %q, the game's stage %q: want the final four entrants play", next, east, stage)
 	}
+	// The first answer to "create the game" is lost on its way back (the
+	// game is made): the desk must try again with the same key and show
+	// the game, which the service made once.
+	run(t, ctx, "lose the first answer to a new game", chromedp.Evaluate(loseFirstAnswer("/v1/games"), nil))
 	var token, scores, rules string
 	run(t, ctx, "create the game",
 		chromedp.SendKeys("#game-id", "F1", chromedp.ByQuery),
@@ -460,6 +480,11 @@ func TestBrowserOrganiserDesk(t *testing.T) {
 	)
 	if !strings.HasPrefix(token, "table-") || !strings.Contains(scores, "25000") || !strings.Contains(rules, "riichi/msmc-2016") {
 		t.Errorf("the game gave table token %q, scores %q, rules %q", token, scores, rules)
+	}
+	var tries [][]string
+	run(t, ctx, "the tries of the new game", chromedp.Evaluate(`window.__sent.filter(([p]) => p === "/v1/games")`, &tries))
+	if len(tries) != 2 || tries[0][1] == "" || tries[0][1] != tries[1][1] {
+		t.Errorf("the desk sent the new game %v (path, Idempotency-Key): want it sent again with the same key after the lost answer", tries)
 	}
 	shots(t, ctx, "organiser-game")
 	axeCheck(t, ctx, "the organiser desk, a game")
@@ -520,6 +545,11 @@ func TestBrowserOrganiserDesk(t *testing.T) {
 	)
 	if !strings.Contains(confirmed, "17000") || !strings.Contains(confirmed, "33000") {
 		t.Errorf("after the confirmed hand the scores read %q", confirmed)
+	}
+	var unkeyed []string
+	run(t, ctx, "the desk's writes carry keys", chromedp.Evaluate(`window.__sent.filter(([p, k]) => /\/(hands|confirm|score-now)$/.test(p) && !k).map(([p]) => p)`, &unkeyed))
+	if len(unkeyed) > 0 {
+		t.Errorf("sent without an Idempotency-Key: %v", unkeyed)
 	}
 	g := call(t, "GET", ts.URL+"/v1/games/F1", testOrganizerToken, "")
 	hands, _ := g.json["hands"].([]any)

@@ -96,18 +96,45 @@ const desk = {
   token(role) { return sessionStorage.getItem(this.key(role)) || ""; },
 };
 
+// keyed are the writes the service takes with an Idempotency-Key: a game
+// created, a hand recorded or corrected, a ruling, an overturn, a
+// confirmation, a score-now. call sends each with a key of its own and,
+// when the answer is lost (no connection) or the service is briefly
+// unable (502-504, or the first try still running), sends it again with
+// the same key: the service runs it once and answers every try alike, so
+// nothing is lost and nothing is recorded twice.
+const keyed = [/^\/v1\/games$/, /^\/v1\/games\/[^/]+\/hands(\/\d+\/correct)?$/, /^\/v1\/records$/,
+  /^\/v1\/records\/[^/]+\/(overturn|confirm)$/, /^\/v1\/tables\/[^/]+\/score-now$/];
+const retryWaits = [1000, 2000, 4000]; // ms before each new try
+
+function newKey() {
+  if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 // call asks the service, with the desk's token (or the one named), and
 // answers {status, ok, data} for JSON or {blob} with as: "blob".
 async function call(method, path, body, opts = {}) {
   const headers = Object.assign({}, opts.headers || {});
   const tok = opts.token !== undefined ? opts.token : desk.token(opts.role);
   if (tok) headers.Authorization = "Bearer " + tok;
+  const retries = method === "POST" && keyed.some((re) => re.test(path)) ? retryWaits : [];
+  if (retries.length) headers["Idempotency-Key"] = newKey();
   const init = { method, headers };
   if (body !== undefined) { init.body = JSON.stringify(body); headers["Content-Type"] = "application/json"; }
   let resp;
-  try {
-    resp = await fetch(path, init);
-  } catch (e) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      resp = await fetch(path, init);
+    } catch (e) {
+      resp = null;
+    }
+    const again = !resp || [502, 503, 504].includes(resp.status) || (resp.status === 409 && resp.headers.get("Retry-After"));
+    if (!again || attempt >= retries.length) break;
+    const after = resp && parseInt(resp.headers.get("Retry-After") || "", 10);
+    await new Promise((done) => setTimeout(done, after > 0 ? Math.min(after * 1000, 5000) : retries[attempt]));
+  }
+  if (!resp) {
     return { status: 0, ok: false, data: { detail: "The service could not be reached: check the connection and try again." } };
   }
   if (resp.ok && opts.as === "blob") return { status: resp.status, ok: true, blob: await resp.blob(), type: resp.headers.get("Content-Type") || "" };
