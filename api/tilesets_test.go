@@ -380,11 +380,6 @@ func (f *fakeTeacher) TeachSet(base *vision.Bank, photos []vision.LabelledPhoto)
 	for _, e := range b.Examples {
 		codes[e.Code] = true
 	}
-	for _, p := range photos {
-		for _, l := range p.Labels {
-			codes[l.Tile] = true
-		}
-	}
 	if f.bare {
 		b.Examples = nil
 	}

@@ -491,11 +491,8 @@ def main():
         tot, closs = 0.0, torch.zeros(())
         for i in range(0, len(x), 128):
             idx = perm[i:i + 128]
-            if structure is None:
-                out = net(to_input(x[idx], CLS_PRE))
-            else:
-                e = net.drop(net.embed(to_input(x[idx], CLS_PRE)))
-                out = net.fc(e)
+            e = net.drop(net.embed(to_input(x[idx], CLS_PRE)))  # net's forward in training, features kept
+            out = net.fc(e)
             loss = F.cross_entropy(out[:, :lying_col], y[idx], label_smoothing=0.05)
             if structure is not None:
                 st = structure(e)

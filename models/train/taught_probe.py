@@ -18,6 +18,7 @@ and the colour rules are left out: end-to-end figures come from
 DESIGN names a folder of testdata/synth (default: traditional-set
 fluffy-set proc-set). The run is deterministic.
 """
+import json
 import os
 import random
 import sys
@@ -144,7 +145,6 @@ def main():
     manifest = os.path.splitext(onnx)[0] + ".json"
     temperature = 1.0
     if os.path.exists(manifest):
-        import json
         with open(manifest) as f:
             temperature = json.load(f).get("temperature", 1.0) or 1.0
     net = cv2.dnn.readNetFromONNX(onnx)
