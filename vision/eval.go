@@ -209,6 +209,9 @@ type Score struct {
 	Elapsed                           []time.Duration
 	// Taught counts the photos left out because the bank was taught from them.
 	Taught int
+	// Photos holds, for each photo added by AddPhoto with a mistake in it,
+	// what it got wrong (Report prints them when asked).
+	Photos []PhotoMistakes
 
 	classes  map[string]Tally
 	sideways Tally
@@ -245,11 +248,28 @@ func (s *Score) Sizes() []SizeTally { return s.sizes[:] }
 
 // Add scores one photo.
 func (s *Score) Add(labels []Labelled, tiles []TileSeen, partial bool) {
+	s.AddPhoto("", labels, tiles, partial)
+}
+
+// PhotoMistakes is what one photo's reading got wrong, each mistake as
+// Report prints it: "misread 4p as 2p (0.49) at [x0 y0 x1 y1]" (the label
+// and its box), "missed 6p at [...]" (no prediction at IoU 0.5), "extra 1s
+// (0.99) at [...]" (a prediction matching no label; the predicted box).
+type PhotoMistakes struct {
+	Photo    string
+	Mistakes []string
+}
+
+// AddPhoto is Add for a named photo: beside the tallies it keeps the
+// photo's mistakes in Photos, so that a reader can look at them (`mjscan
+// recognize --eval DIR --mistakes`).
+func (s *Score) AddPhoto(name string, labels []Labelled, tiles []TileSeen, partial bool) {
 	labels = append([]Labelled(nil), labels...)
 	for i := range labels {
 		labels[i].Tile = s.Mode.code(labels[i].Tile)
 	}
 	var preds []Labelled
+	var confidence []float64
 	for _, t := range tiles {
 		if t.Tile == scoring.Back && !s.Mode.CountBacks {
 			continue
@@ -265,9 +285,13 @@ func (s *Score) Add(labels []Labelled, tiles []TileSeen, partial bool) {
 			}
 		}
 		preds = append(preds, p)
+		confidence = append(confidence, t.Confidence)
 	}
 	same := greedyMatch(labels, preds, true)
 	any := greedyMatch(labels, preds, false)
+	if m := mistakes(labels, preds, confidence, same, any); name != "" && len(m) > 0 {
+		s.Photos = append(s.Photos, PhotoMistakes{Photo: name, Mistakes: m})
+	}
 	s.Images++
 	s.Labels += len(labels)
 	s.Predicted += len(preds)
@@ -332,6 +356,42 @@ func (s *Score) Add(labels []Labelled, tiles []TileSeen, partial bool) {
 	if exact {
 		s.MultisetExact++
 	}
+}
+
+// mistakes lists what a photo's predictions got wrong, labels first in
+// their order: a label without a same-code match is misread when its
+// any-code match is a prediction no label matched by code, and missed
+// otherwise; a prediction matched by neither is extra.
+func mistakes(labels, preds []Labelled, confidence []float64, same, any [][2]int) []string {
+	rightL, usedP := map[int]bool{}, map[int]bool{}
+	for _, m := range same {
+		rightL[m[0]], usedP[m[1]] = true, true
+	}
+	readAs := map[int]int{}
+	for _, m := range any {
+		if !rightL[m[0]] && !usedP[m[1]] {
+			readAs[m[0]] = m[1]
+			usedP[m[1]] = true
+		}
+	}
+	at := func(b [4]float64) string { return fmt.Sprintf("[%.0f %.0f %.0f %.0f]", b[0], b[1], b[2], b[3]) }
+	var out []string
+	for i, l := range labels {
+		if rightL[i] {
+			continue
+		}
+		if j, ok := readAs[i]; ok {
+			out = append(out, fmt.Sprintf("misread %s as %s (%.2f) at %s", l.Tile, preds[j].Tile, confidence[j], at(l.Box)))
+		} else {
+			out = append(out, fmt.Sprintf("missed %s at %s", l.Tile, at(l.Box)))
+		}
+	}
+	for j, p := range preds {
+		if !usedP[j] {
+			out = append(out, fmt.Sprintf("extra %s (%.2f) at %s", p.Tile, confidence[j], at(p.Box)))
+		}
+	}
+	return out
 }
 
 // Class is the tally of one code, as scored under Mode (when red fives are
@@ -445,6 +505,17 @@ func (s *Score) F1() float64 {
 
 // String prints the metrics in eval_recognition.py's order.
 func (s *Score) String() string { return s.Report(false) }
+
+// MistakesReport lists, photo by photo, what the reading got wrong (see
+// PhotoMistakes), one photo a line.
+func (s *Score) MistakesReport() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "photos with a mistake: %d of %d\n", len(s.Photos), s.Images)
+	for _, p := range s.Photos {
+		fmt.Fprintf(&b, "  %s: %s\n", p.Photo, strings.Join(p.Mistakes, "; "))
+	}
+	return b.String()
+}
 
 // Report prints the metrics in eval_recognition.py's order, the code mode
 // after the first line, then the per-code block when perClass is set and
@@ -573,7 +644,7 @@ func EvaluateDir(rec *Recognizer, dir string) (*Score, error) {
 		start := time.Now()
 		r := rec.Recognize(filepath.Base(stem), data)
 		s.Elapsed = append(s.Elapsed, time.Since(start))
-		s.Add(labels[i], r.Tiles, partial[filepath.Base(stem)])
+		s.AddPhoto(filepath.Base(stem), labels[i], r.Tiles, partial[filepath.Base(stem)])
 	}
 	return s, nil
 }

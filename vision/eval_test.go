@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -278,5 +279,30 @@ func reportHas(t *testing.T, r string, want ...string) {
 		if !strings.Contains(r, w) {
 			t.Errorf("report lacks %q:\n%s", w, r)
 		}
+	}
+}
+
+// TestScoreMistakes: a named photo keeps what it got wrong, each kind once
+// (a misread with the label's box, a miss, a prediction where no tile is
+// labelled), and a photo read right keeps nothing.
+func TestScoreMistakes(t *testing.T) {
+	s := &Score{}
+	s.AddPhoto("right", parseSlots(t, "1m@0 2m@1"), seen(t, "1m@0 2m@1"), false)
+	s.AddPhoto("wrong", parseSlots(t, "1m@0 2m@1 3m@2"), seen(t, "1m@0 4m@1 5z@5"), false)
+	s.Add(parseSlots(t, "1m@0"), seen(t, "2m@0"), false) // unnamed: tallied only
+	if len(s.Photos) != 1 || s.Photos[0].Photo != "wrong" {
+		t.Fatalf("photos with mistakes %+v, want only \"wrong\"", s.Photos)
+	}
+	b1, b2, b5 := slotBox(1), slotBox(2), slotBox(5)
+	want := []string{
+		fmt.Sprintf("misread 2m as 4m (0.90) at [%.0f %.0f %.0f %.0f]", b1[0], b1[1], b1[2], b1[3]),
+		fmt.Sprintf("missed 3m at [%.0f %.0f %.0f %.0f]", b2[0], b2[1], b2[2], b2[3]),
+		fmt.Sprintf("extra 5z (0.90) at [%.0f %.0f %.0f %.0f]", b5[0], b5[1], b5[2], b5[3]),
+	}
+	if got := s.Photos[0].Mistakes; strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("mistakes\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if r := s.MistakesReport(); !strings.HasPrefix(r, "photos with a mistake: 1 of 3\n  wrong: misread 2m as 4m") {
+		t.Errorf("report:\n%s", r)
 	}
 }

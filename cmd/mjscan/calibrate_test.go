@@ -60,8 +60,12 @@ func TestCalibrateThenRecognize(t *testing.T) {
 	}
 
 	out.Reset()
-	if code := cmdRecognize([]string{"--bank", bank, "--eval", "../../testdata/synth/egypt"}, nil, &out, &errOut); code != 0 || !strings.Contains(out.String(), "tile F1") {
+	if code := cmdRecognize([]string{"--bank", bank, "--eval", "../../testdata/synth/egypt", "--mistakes"}, nil, &out, &errOut); code != 0 || !strings.Contains(out.String(), "tile F1") {
 		t.Errorf("recognize --bank --eval: exit %d: %s%s", code, out.String(), errOut.String())
+	}
+	// --mistakes names each photo read with a mistake before the metrics.
+	if first, _, _ := strings.Cut(out.String(), "\n"); !strings.HasPrefix(first, "photos with a mistake: ") {
+		t.Errorf("recognize --eval --mistakes: first line %q", first)
 	}
 
 	// The service reads with the bank named in MJSCAN_BANK.

@@ -29,13 +29,14 @@ func cmdRecognize(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		overlay = fs.String("overlay", "", "write the photo with boxes and tile codes drawn to this PNG file")
 		eval    = fs.String("eval", "", "score recognition against a labelled folder (shared/data/photos/dev format) and print the metrics")
 		byClass = fs.Bool("per-class", false, "with --eval: also print precision, recall and F1 per tile code")
+		byPhoto = fs.Bool("mistakes", false, "with --eval: also list, photo by photo, each tile misread, missed or read where no tile is labelled")
 		workers = fs.Int("workers", 0, "photos read at once (default: one per CPU)")
 		bank    = fs.String("bank", "", "read with the template bank of your own tile set (made by mjscan calibrate)")
 	)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: mjscan recognize [--bank bank.mjb] PHOTO [--overlay out.png] [--json]\n"+
 			"       mjscan recognize --jsonl < requests.jsonl\n"+
-			"       mjscan recognize --eval DIR [--per-class]\n\n")
+			"       mjscan recognize --eval DIR [--per-class] [--mistakes]\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(flagsFirst(fs, args)); err != nil {
@@ -72,6 +73,9 @@ func cmdRecognize(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		if err != nil {
 			fmt.Fprintln(stderr, "mjscan recognize --eval:", err)
 			return 1
+		}
+		if *byPhoto {
+			fmt.Fprint(stdout, rep.MistakesReport())
 		}
 		fmt.Fprint(stdout, rep.Report(*byClass))
 		return 0
