@@ -417,6 +417,7 @@ def main():
     ap.add_argument("--structure", type=float, default=0.0, help="weight of two outputs that carry the tiles' structure, trained beside the codes on the features and not exported: the suit (m p s z f k j, or a back) and the rank of a suited tile (1-9, a red five a 5)")
     ap.add_argument("--heldout", default="", help="also print the crop accuracy per group on this labelled folder after each epoch (a check only: never trained on)")
     args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)  # at once: a stage runs for an hour before it exports
     global jitter_shift, jitter_scale, turn_share, lying_share, squeeze_share, true_lying
     jitter_shift, jitter_scale = JITTER[args.jitter]
     turn_share = args.turn

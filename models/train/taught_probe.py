@@ -13,10 +13,14 @@ times the network's to the power of its share right on the taught tiles
 and the colour rules are left out: end-to-end figures come from
 `mjscan calibrate --labelled` and `recognize --eval --bank`.
 
-    /usr/bin/python3 taught_probe.py CLASSIFIER.onnx [DESIGN ...]
+    /usr/bin/python3 taught_probe.py CLASSIFIER.onnx [--tune STEPS] [DESIGN ...]
 
 DESIGN names a folder of testdata/synth (default: traditional-set
-fluffy-set proc-set). The run is deterministic.
+fluffy-set proc-set). With --tune, the whole network is also fine-tuned on
+the taught cuts (Adam at 1e-3, STEPS steps of 128 cuts, its codes limited
+to the taught ones) and read on the rest: what a set could gain if
+teaching trained the network itself rather than a head on its features
+(models/README.md, "Teaching the whole network"). The run is deterministic.
 """
 import json
 import os
@@ -107,7 +111,7 @@ def fit_head(x, y, k):
     return W.detach(), B.detach()
 
 
-def probe(net, temperature, design):
+def probe(net, temperature, design, onnx="", tune=0):
     photos = list(load_dir(os.path.join(HERE, "..", "..", "testdata", "synth", design)))
     taught = set(fewest(photos))
     rng = random.Random(1)
@@ -133,15 +137,57 @@ def probe(net, temperature, design):
     netp = torch.softmax(torch.tensor(ql) / temperature, 1).numpy()
     both = head * np.maximum(netp[:, codes], 1e-6) ** prior
     codes = np.array(codes)
+    whole = (tuned(onnx, tx, ty, qx, tune) == qy).mean() if tune else None
     return (len(taught), len(qy), (ql.argmax(1) == qy).mean(), (codes[head.argmax(1)] == qy).mean(),
-            (codes[both.argmax(1)] == qy).mean(), prior)
+            (codes[both.argmax(1)] == qy).mean(), prior, whole)
+
+
+def tuned(onnx, tx, ty, qx, steps):
+    """The share of qx read right by the network of onnx fine-tuned, every
+    layer, on the taught cuts tx (codes ty), its reading limited to those
+    codes (each BatchNorm stays folded into its convolution, as
+    classifier.py --from-onnx trains)."""
+    import onnx as onnxlib
+    from classifier import TileNet, freeze_bn, load_onnx
+    g = onnxlib.load(onnx).graph
+    init = {i.name: i.dims for i in g.initializer}
+    conv0 = [n for n in g.node if n.op_type == "Conv"][0]
+    gemm = [n for n in g.node if n.op_type == "Gemm"][0]
+    width, outputs = init[conv0.input[1]][0] // 16, init[gemm.input[1]][0]
+    torch.manual_seed(1)
+    net = TileNet(len(CLASSES), lying=outputs > len(CLASSES), width=width)
+    load_onnx(net, onnx)
+    scale, mean = blob_args(CLS_PRE)
+    blob = lambda crops: torch.tensor(cv2.dnn.blobFromImages(crops, 1.0 / 255, (CROP_W, CROP_H), (0, 0, 0), False, False))
+    assert scale == 1.0 / 255 and not any(mean), "taught_probe --tune assumes the classifier's input is pixels / 255"
+    X, Y, Q = blob(tx), torch.tensor(ty), blob(qx)
+    mask = torch.full((outputs,), -1e9)
+    mask[sorted(set(ty.tolist()))] = 0
+    opt = torch.optim.Adam(net.parameters(), lr=1e-3)
+    net.train()
+    freeze_bn(net)
+    gen = torch.Generator().manual_seed(1)
+    for _ in range(steps):
+        idx = torch.randint(len(X), (128,), generator=gen)
+        loss = F.cross_entropy(net(X[idx]) + mask, Y[idx])
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    net.eval()
+    with torch.no_grad():
+        read = torch.cat([net(Q[i:i + 512]) + mask for i in range(0, len(Q), 512)]).argmax(1).numpy()
+    return read
 
 
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     onnx = sys.argv[1]
-    designs = sys.argv[2:] or ["traditional-set", "fluffy-set", "proc-set"]
+    args = sys.argv[2:]
+    tune = 0
+    if args[:1] == ["--tune"]:
+        tune, args = int(args[1]), args[2:]
+    designs = args or ["traditional-set", "fluffy-set", "proc-set"]
     manifest = os.path.splitext(onnx)[0] + ".json"
     temperature = 1.0
     if os.path.exists(manifest):
@@ -150,10 +196,11 @@ def main():
     net = cv2.dnn.readNetFromONNX(onnx)
     products = []
     for d in designs:
-        n_taught, n, alone, head, both, prior = probe(net, temperature, d)
+        n_taught, n, alone, head, both, prior, whole = probe(net, temperature, d, onnx, tune)
         products.append(both)
         print(f"{d:16s} taught from {n_taught} photos, {n} tiles read: network {alone:.3f}  head {head:.3f}  "
-              f"head x network {both:.3f}  (power {prior:.2f})", flush=True)
+              f"head x network {both:.3f}  (power {prior:.2f})"
+              + (f"  network fine-tuned {whole:.3f}" if tune else ""), flush=True)
     print(f"mean of head x network: {np.mean(products):.3f}")
 
 
