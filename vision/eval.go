@@ -210,7 +210,7 @@ type Score struct {
 	// Taught counts the photos left out because the bank was taught from them.
 	Taught int
 	// Photos holds, for each photo added by AddPhoto with a mistake in it,
-	// what it got wrong (Report prints them when asked).
+	// what it got wrong (MistakesReport prints them).
 	Photos []PhotoMistakes
 
 	classes  map[string]Tally
@@ -289,8 +289,10 @@ func (s *Score) AddPhoto(name string, labels []Labelled, tiles []TileSeen, parti
 	}
 	same := greedyMatch(labels, preds, true)
 	any := greedyMatch(labels, preds, false)
-	if m := mistakes(labels, preds, confidence, same, any); name != "" && len(m) > 0 {
-		s.Photos = append(s.Photos, PhotoMistakes{Photo: name, Mistakes: m})
+	if name != "" {
+		if m := mistakes(labels, preds, confidence, same, any); len(m) > 0 {
+			s.Photos = append(s.Photos, PhotoMistakes{Photo: name, Mistakes: m})
+		}
 	}
 	s.Images++
 	s.Labels += len(labels)
