@@ -454,6 +454,11 @@ def main():
         if args.widen > 1:
             state = widen_state(state, args.widen, rng)
         net.load_state_dict(state)
+    # A state saved by a stage that began --from-onnx holds its BatchNorms
+    # folded (the identity): it trains on only with them frozen, as that
+    # stage did (trained on batch statistics, it starts from a broken net:
+    # loss 14 where the stage ended near 3).
+    frozen = bool(args.from_onnx) or folded(net)
     lr = args.lr or 3e-3
     groups_lr = [{"params": list(net.parameters()), "lr": lr}]
     structure = None
@@ -486,7 +491,7 @@ def main():
             groups = scene_groups(synth, (len(x) + 127) // 128, args.contrast_scenes, args.contrast_tiles, rng)
             print(f"  within-set contrast: {len(groups[0])} crops of {len(groups[3]) - 1} steps ({time.time()-t0:.0f}s)", flush=True)
         net.train()
-        if args.from_onnx:
+        if frozen:
             freeze_bn(net)
         perm = torch.randperm(len(x))
         tot, closs = 0.0, torch.zeros(())
@@ -554,6 +559,15 @@ def load_onnx(net, path):
             raise SystemExit(f"{path}: the last layer is {fw.shape}, the network's {tuple(net.fc.weight.shape)}")
         net.fc.weight.copy_(torch.from_numpy(fw.copy()))
         net.fc.bias.copy_(torch.from_numpy(fb.copy()))
+
+
+def folded(net):
+    """Whether every BatchNorm of net is the identity load_onnx leaves: a
+    state saved by a stage that began from an exported network."""
+    bns = [m for m in net.modules() if isinstance(m, nn.BatchNorm2d)]
+    return bool(bns) and all(
+        int(m.num_batches_tracked) == 0 and bool((m.running_mean == 0).all())
+        and torch.equal(m.running_var, torch.full_like(m.running_var, 1 - m.eps)) for m in bns)
 
 
 def freeze_bn(net):
