@@ -817,11 +817,6 @@ function buildHand() {
 
 // ---- the photo ----
 
-function newKey() {
-  if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
-  return Date.now().toString(36) + Math.random().toString(36).slice(2);
-}
-
 // forgetHand drops whatever hand is on show (a photo's or a typed one) and
 // the result, before a new one comes.
 function forgetHand(why) {

@@ -107,11 +107,6 @@ const keyed = [/^\/v1\/games$/, /^\/v1\/games\/[^/]+\/hands(\/\d+\/correct)?$/, 
   /^\/v1\/records\/[^/]+\/(overturn|confirm)$/, /^\/v1\/tables\/[^/]+\/score-now$/];
 const retryWaits = [1000, 2000, 4000]; // ms before each new try
 
-function newKey() {
-  if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
-  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
 // call asks the service, with the desk's token (or the one named), and
 // answers {status, ok, data} for JSON or {blob} with as: "blob".
 async function call(method, path, body, opts = {}) {
