@@ -32,6 +32,23 @@ for run in a b; do
 		--set-contrast 0.5 --contrast-scenes 2 --contrast-tiles 6 --squeeze 0.25 --true-lying --structure 0.5 --name broad_classifier \
 		--resume "$W/$run/cls2.pt" --widen 2 --width 2 --out "$W/$run/wide" --save "$W/$run/cls3.pt" > "$W/$run/cls3.log"
 done
+# A state saved by a stage that began from an exported network (its
+# BatchNorms folded) is told from one that trained its BatchNorms, so that
+# --resume keeps the first frozen (classifier.py, folded).
+$PY -c "
+import sys, torch
+from classifier import TileNet, folded, load_onnx, widen_fc
+from common import CLASSES
+n = len(CLASSES)
+net = TileNet(n, lying=True, width=2)
+load_onnx(net, sys.argv[1])
+again = TileNet(n, lying=True, width=2)
+again.load_state_dict(net.state_dict())
+trained = TileNet(n, lying=True, width=2)
+trained.load_state_dict(widen_fc(torch.load(sys.argv[2]), n, False, True))
+assert folded(again) and not folded(trained) and not folded(TileNet(n, lying=True, width=2)), 'folded() cannot tell a folded state'
+print('a folded state is told from a trained one')
+" "$W/a/wide/broad_classifier.onnx" "$W/a/cls3.pt"
 status=0
 for m in tile_detector.onnx tile_classifier.onnx more/tile_detector.onnx more/tile_classifier.onnx wide/broad_classifier.onnx more/synthetic_scenes.sha256 more/proc_scenes.sha256; do
 	a=$(sha256sum < "$W/a/$m" | cut -c1-64)
