@@ -486,6 +486,17 @@ func TestBrowserOrganiserDesk(t *testing.T) {
 	if len(tries) != 2 || tries[0][1] == "" || tries[0][1] != tries[1][1] {
 		t.Errorf("the desk sent the new game %v (path, Idempotency-Key): want it sent again with the same key after the lost answer", tries)
 	}
+	// The table's phone lost its token: the desk shows the same one again.
+	var again string
+	run(t, ctx, "the table's token again",
+		chromedp.Evaluate(`document.getElementById("game-token").textContent = ""`, nil),
+		click("#game-token-again"),
+		pageWaits(`document.getElementById("game-token").textContent !== ""`),
+		text("#game-token", &again),
+	)
+	if again != token {
+		t.Errorf("the table's token again reads %q, want the one the game was created with, %q", again, token)
+	}
 	shots(t, ctx, "organiser-game")
 	axeCheck(t, ctx, "the organiser desk, a game")
 

@@ -119,6 +119,7 @@ func (t *tournamentRoutes) routeList() []route {
 		{http.MethodPost, "/v1/games/:id/hands/:number/correct", t.postCorrection, []echo.MiddlewareFunc{staff, t.s.idem.middleware}},
 		{http.MethodPost, "/v1/games/:id/end", t.postEnd, []echo.MiddlewareFunc{org}},
 		{http.MethodGet, "/v1/games/:id/mjai", t.getMJAI, []echo.MiddlewareFunc{staffOrTable}},
+		{http.MethodGet, "/v1/games/:id/table-token", t.getTableToken, []echo.MiddlewareFunc{org}},
 		{http.MethodGet, "/v1/standings", t.getStandings, []echo.MiddlewareFunc{org}},
 		{http.MethodPost, "/v1/records", t.postRecord, []echo.MiddlewareFunc{ref, t.s.idem.middleware}},
 		{http.MethodGet, "/v1/records", t.getRecords, []echo.MiddlewareFunc{staffOrTable}},

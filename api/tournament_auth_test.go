@@ -510,3 +510,41 @@ func TestIDsAreSafeOverHTTP(t *testing.T) {
 		}
 	})
 }
+
+// TestTableTokenGivenAgain: a table whose phone lost its token gets the
+// same token again from the organiser (GET /v1/games/{id}/table-token),
+// after a restart too; nobody else can ask for it, and a game that is
+// over has none to give.
+func TestTableTokenGivenAgain(t *testing.T) {
+	tourBackends(t, func(t *testing.T, c referee.Config) {
+		s := startTourService(t, c, nil)
+		token := s.newGameAt("Q1", "table 1", "msmc-2016")
+		other := s.newGameAt("Q3", "table 2", "mcr")
+		again := func() {
+			t.Helper()
+			a := s.call("GET", "/v1/games/Q1/table-token", testOrganizerToken, "")
+			if a.status != 200 || a.str("table_token") != token || a.str("table") != "table 1" || a.str("game") != "Q1" {
+				t.Fatalf("the table token again: %d %s", a.status, a.body)
+			}
+			if a := s.call("GET", "/v1/games/Q1", a.str("table_token"), ""); a.status != 200 {
+				t.Fatalf("the token given again does not work: %d %s", a.status, a.body)
+			}
+		}
+		again()
+		wantProblem(t, s.call("GET", "/v1/games/Q1/table-token", "", ""), 401, codeUnauthorized)
+		wantProblem(t, s.call("GET", "/v1/games/Q1/table-token", testRefereeToken, ""), 403, codeForbidden)
+		wantProblem(t, s.call("GET", "/v1/games/Q1/table-token", token, ""), 403, codeForbidden)
+		wantProblem(t, s.call("GET", "/v1/games/Q1/table-token", other, ""), 403, codeForbidden)
+		wantProblem(t, s.call("GET", "/v1/games/nope/table-token", testOrganizerToken, ""), 404, codeNotFound)
+		s.restart()
+		again()
+		if a := s.call("POST", "/v1/games/Q1/end", testOrganizerToken, ""); a.status != 200 {
+			t.Fatalf("end: %d %s", a.status, a.body)
+		}
+		a := s.call("GET", "/v1/games/Q1/table-token", testOrganizerToken, "")
+		wantProblem(t, a, 409, scoring.CodeBadRequest)
+		if !strings.Contains(a.str("detail"), "over") || strings.Contains(string(a.body), token) {
+			t.Errorf("an ended game's token: %s", a.body)
+		}
+	})
+}

@@ -178,6 +178,44 @@ func (t *tournamentRoutes) tableToken(st gameStart) string {
 	return "table-" + hex.EncodeToString(mac.Sum(nil)[:18])
 }
 
+// TableTokenResponse is a game's table token, given again.
+type TableTokenResponse struct {
+	Game       string   `json:"game"`
+	Table      string   `json:"table"`
+	TableToken string   `json:"table_token"`
+	Versions   Versions `json:"versions"`
+}
+
+// getTableToken gives a game's table token again, to the organiser only:
+// the table's phone was lost, replaced or cleared, and the table goes on
+// with the same token (it is made from the game's start, not stored). A
+// game that is over, or was started before tokens were made so or under
+// another organiser token, has none to give.
+func (t *tournamentRoutes) getTableToken(c echo.Context) error {
+	id := c.Param("id")
+	g, err := t.game(c)
+	if err != nil {
+		return err
+	}
+	if g.game.Over {
+		return fault.New(fault.Conflict, scoring.CodeBadRequest, "game "+id+" is over, so its table token no longer works: the results are at GET /v1/games/"+id)
+	}
+	log, err := t.records.GameLog(c.Request().Context(), id)
+	if err != nil {
+		return storeProblem(err)
+	}
+	var st gameStart
+	ok := len(log.Events) > 0
+	if ok {
+		st, ok = startOf(log.Events[0])
+	}
+	token := t.tableToken(st)
+	if !ok || st.Nonce == "" || !hmac.Equal([]byte(tokenHash(token)), []byte(st.TokenSHA256)) {
+		return fault.New(fault.Conflict, scoring.CodeBadRequest, "game "+id+"'s table token cannot be made again: the game was started before tokens were made so, or under another organiser token; start the rest of it as a new game")
+	}
+	return c.JSON(http.StatusOK, TableTokenResponse{Game: id, Table: st.Table, TableToken: token, Versions: t.s.versions()})
+}
+
 // answerCreatedAgain answers a create retried with its Idempotency-Key
 // whose game was written but whose answer was lost (the replica died, or
 // the key's answer lapsed): the game as it stands, with its table token

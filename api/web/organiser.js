@@ -151,6 +151,17 @@ async function openGame(id) {
   showGame(data);
 }
 
+// tokenAgain shows the open game's table token again, for a table whose
+// phone lost it: the same token the game was created with.
+async function tokenAgain() {
+  if (!org.game) { problem($("game-status"), { detail: "create or open a game first" }); return; }
+  const { ok, data } = await call("GET", `/v1/games/${encodeURIComponent(org.game.id)}/table-token`);
+  if (!ok) { problem($("game-status"), data); return; }
+  $("game-token").textContent = data.table_token;
+  $("game-token-box").hidden = false;
+  say($("game-status"), `The token of game ${data.game} at "${data.table}", the same as when it was created.`);
+}
+
 async function addGame() {
   if (!org.game) { problem($("game-status"), { detail: "create or open a game first" }); return; }
   const id = $("tour-id").value.trim();
@@ -422,6 +433,7 @@ $("tour-open").addEventListener("click", () => openTour(false));
 $("game-rules").addEventListener("change", showPresets);
 $("game-create").addEventListener("click", createGame);
 $("game-open").addEventListener("click", () => openGame());
+$("game-token-again").addEventListener("click", tokenAgain);
 $("game-add").addEventListener("click", addGame);
 $("game-stage").addEventListener("change", showStage);
 $("game-mjai").addEventListener("click", exportMJAI);
