@@ -3,7 +3,9 @@ ONNX (opset 11) with its manifest.
 
     /usr/bin/python3 models/train/classifier.py [--epochs N]
 
-CPU only, one thread, fixed seeds: the same run gives the same model.
+CPU, one thread, fixed seeds: the same run gives the same model. With
+--device cuda a stage trains on a GPU (models/README.md, "A stage on a GPU
+machine"): faster, and not byte for byte what the CPU gives.
 """
 import argparse
 import os
@@ -253,7 +255,7 @@ def set_contrast(z, y, g, tau=0.1):
     z = F.normalize(z, dim=1)
     sim = z @ z.t() / tau
     same_set = g[:, None] == g[None, :]
-    eye = torch.eye(len(z), dtype=torch.bool)
+    eye = torch.eye(len(z), dtype=torch.bool, device=z.device)
     pos = same_set & (y[:, None] == y[None, :]) & ~eye
     allowed = same_set & ~eye
     sim = sim.masked_fill(~allowed, float("-inf"))
@@ -306,9 +308,10 @@ SYNTHETIC = ("synth.py scenes --sets default,classic,jade --rare train --n 1500 
 def evaluate(net, x, y):
     net.eval()
     correct = 0
+    d = next(net.parameters()).device
     with torch.no_grad():
         for i in range(0, len(x), 512):
-            correct += (net(to_input(x[i:i + 512], CLS_PRE))[:, :len(CLASSES)].argmax(1) == y[i:i + 512]).sum().item()
+            correct += (net(to_input(x[i:i + 512].to(d), CLS_PRE))[:, :len(CLASSES)].argmax(1).cpu() == y[i:i + 512]).sum().item()
     return correct / len(x)
 
 
@@ -377,7 +380,8 @@ def group_accuracy(net, x, y):
     """Crop accuracy per group of codes: ordinary, red fives, backs, kings/queens, jokers."""
     net.eval()
     with torch.no_grad():
-        pred = torch.cat([net(to_input(x[i:i + 512], CLS_PRE))[:, :len(CLASSES)].argmax(1) for i in range(0, len(x), 512)])
+        d = next(net.parameters()).device
+        pred = torch.cat([net(to_input(x[i:i + 512].to(d), CLS_PRE))[:, :len(CLASSES)].argmax(1).cpu() for i in range(0, len(x), 512)])
     groups = {"ordinary": lambda c: c[1] in "mpszf" and c[0] != "0", "red": lambda c: c in ("0m", "0p", "0s"),
               "backs": lambda c: c == "0z", "kings": lambda c: c[1] == "k", "jokers": lambda c: c[1] == "j"}
     out = []
@@ -415,9 +419,14 @@ def main():
     ap.add_argument("--name", default="tile_classifier", choices=["tile_classifier", "broad_classifier"],
                     help="the model written: the classifier every photo is read with, or the one a taught set is read with")
     ap.add_argument("--structure", type=float, default=0.0, help="weight of two outputs that carry the tiles' structure, trained beside the codes on the features and not exported: the suit (m p s z f k j, or a back) and the rank of a suited tile (1-9, a red five a 5)")
+    ap.add_argument("--device", default="cpu", help="where the network trains: cpu (make train's, deterministic) or cuda (a machine with a GPU: faster, not byte for byte the CPU's)")
+    ap.add_argument("--threads", type=int, default=1, help="torch threads (1: make train's; more only where determinism does not matter)")
     ap.add_argument("--heldout", default="", help="also print the crop accuracy per group on this labelled folder after each epoch (a check only: never trained on)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)  # at once: a stage runs for an hour before it exports
+    if args.threads != 1:
+        torch.set_num_threads(args.threads)
+    device = torch.device(args.device)
     global jitter_shift, jitter_scale, turn_share, lying_share, squeeze_share, true_lying
     jitter_shift, jitter_scale = JITTER[args.jitter]
     turn_share = args.turn
@@ -459,14 +468,15 @@ def main():
     # stage did (trained on batch statistics, it starts from a broken net:
     # loss 14 where the stage ended near 3).
     frozen = bool(args.from_onnx) or folded(net)
+    net.to(device)
     lr = args.lr or 3e-3
     groups_lr = [{"params": list(net.parameters()), "lr": lr}]
     structure = None
     if args.structure > 0:
         # A new layer on trained features: it learns at a first stage's rate.
-        structure = nn.Linear(net.fc.in_features, len(SUITS) + 9)
+        structure = nn.Linear(net.fc.in_features, len(SUITS) + 9).to(device)
         groups_lr.append({"params": list(structure.parameters()), "lr": max(lr, 3e-3)})
-        suit_of, rank_of = structure_targets()
+        suit_of, rank_of = (t.to(device) for t in structure_targets())
     opt = torch.optim.AdamW(groups_lr, lr=lr, weight_decay=1e-4)
     steps_per_epoch = None
     sched = None
@@ -497,20 +507,21 @@ def main():
         tot, closs = 0.0, torch.zeros(())
         for i in range(0, len(x), 128):
             idx = perm[i:i + 128]
-            e = net.drop(net.embed(to_input(x[idx], CLS_PRE)))  # net's forward in training, features kept
+            yb = y[idx].to(device)
+            e = net.drop(net.embed(to_input(x[idx].to(device), CLS_PRE)))  # net's forward in training, features kept
             out = net.fc(e)
-            loss = F.cross_entropy(out[:, :lying_col], y[idx], label_smoothing=0.05)
+            loss = F.cross_entropy(out[:, :lying_col], yb, label_smoothing=0.05)
             if structure is not None:
                 st = structure(e)
-                loss = loss + args.structure * (F.cross_entropy(st[:, :len(SUITS)], suit_of[y[idx]], ignore_index=-100) +
-                                                F.cross_entropy(st[:, len(SUITS):], rank_of[y[idx]], ignore_index=-100))
+                loss = loss + args.structure * (F.cross_entropy(st[:, :len(SUITS)], suit_of[yb], ignore_index=-100) +
+                                                F.cross_entropy(st[:, len(SUITS):], rank_of[yb], ignore_index=-100))
             if lying_share > 0:
-                loss = loss + F.binary_cross_entropy_with_logits(out[:, lying_col], lie[idx])
+                loss = loss + F.binary_cross_entropy_with_logits(out[:, lying_col], lie[idx].to(device))
             if groups is not None:
                 gx, gy, gg, off = groups
                 a, b = off[i // 128], off[i // 128 + 1]
                 if b - a > 1:
-                    closs = set_contrast(net.embed(to_input(gx[a:b], CLS_PRE)), gy[a:b], gg[a:b])
+                    closs = set_contrast(net.embed(to_input(gx[a:b].to(device), CLS_PRE)), gy[a:b].to(device), gg[a:b].to(device))
                     loss = loss + args.set_contrast * closs
             opt.zero_grad()
             loss.backward()
@@ -524,6 +535,7 @@ def main():
               f"({time.time()-t0:.0f}s)", flush=True)
         if held is not None:
             print("  held-out crops: " + group_accuracy(net, *held[:2]), flush=True)
+    net.cpu()
     torch.save(net.state_dict(), args.save)
     export(net, args, dx, dy)
 

@@ -87,7 +87,7 @@ def to_input(x, pre):
     is a division by 255 exactly, the float32 arithmetic the models were
     trained with."""
     import torch
-    mean = torch.tensor(pre["mean"], dtype=torch.float32).view(1, 3, 1, 1)
+    mean = torch.tensor(pre["mean"], dtype=torch.float32, device=x.device).view(1, 3, 1, 1)
     return (x.float() - mean) / (1 / pre["scale"])
 
 
