@@ -178,6 +178,14 @@ func (t *tournamentRoutes) tableToken(st gameStart) string {
 	return "table-" + hex.EncodeToString(mac.Sum(nil)[:18])
 }
 
+// tokenAgain makes a game's table token again from its start, when the
+// start was written so that it can be (a nonce, and the digest of the
+// token this organiser token makes from it).
+func (t *tournamentRoutes) tokenAgain(st gameStart) (string, bool) {
+	token := t.tableToken(st)
+	return token, st.Nonce != "" && hmac.Equal([]byte(tokenHash(token)), []byte(st.TokenSHA256))
+}
+
 // TableTokenResponse is a game's table token, given again.
 type TableTokenResponse struct {
 	Game       string   `json:"game"`
@@ -209,8 +217,8 @@ func (t *tournamentRoutes) getTableToken(c echo.Context) error {
 	if ok {
 		st, ok = startOf(log.Events[0])
 	}
-	token := t.tableToken(st)
-	if !ok || st.Nonce == "" || !hmac.Equal([]byte(tokenHash(token)), []byte(st.TokenSHA256)) {
+	token, again := t.tokenAgain(st)
+	if !ok || !again {
 		return fault.New(fault.Conflict, scoring.CodeBadRequest, "game "+id+"'s table token cannot be made again: the game was started before tokens were made so, or under another organiser token; start the rest of it as a new game")
 	}
 	return c.JSON(http.StatusOK, TableTokenResponse{Game: id, Table: st.Table, TableToken: token, Versions: t.s.versions()})
@@ -222,8 +230,8 @@ func (t *tournamentRoutes) getTableToken(c echo.Context) error {
 // made again. A game started before tokens were made so, or under another
 // organiser token, cannot give its token again and is told it exists.
 func (t *tournamentRoutes) answerCreatedAgain(c echo.Context, st gameStart) error {
-	token := t.tableToken(st)
-	if st.Nonce == "" || !hmac.Equal([]byte(tokenHash(token)), []byte(st.TokenSHA256)) {
+	token, ok := t.tokenAgain(st)
+	if !ok {
 		return gameExists()
 	}
 	tg, err := t.gameNamed(c.Request().Context(), st.ID)
