@@ -7,8 +7,11 @@ import (
 
 // TestDevPhotos runs the shipped models on the labelled dev photos
 // (testdata/photos/dev, copied from shared/data/photos/dev: real photos of
-// tile sets in the training photos' scenes) and holds the issue's targets: tile F1 ≥ 0.97 and at least 70% of
-// photos read exactly right.
+// tile sets in the training photos' scenes) and holds the issue's targets
+// (issue 17): tile F1 ≥ 0.985 and at least 80% of photos read exactly
+// right. The shipped models read 0.987 and 80 of 100 since boxes are grown
+// to their neighbours' size and the table's colour is told (sizes.go,
+// table.go); before them 0.985 and 75.
 func TestDevPhotos(t *testing.T) {
 	dir := "../testdata/photos/dev"
 	if _, err := os.Stat(dir); err != nil {
@@ -18,11 +21,11 @@ func TestDevPhotos(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f := s.F1(); f < 0.97 {
-		t.Errorf("dev tile F1 %.4f, want ≥ 0.97", f)
+	if f := s.F1(); f < 0.985 {
+		t.Errorf("dev tile F1 %.4f, want ≥ 0.985", f)
 	}
-	if e := ratio(s.ImageExact, s.Images); e < 0.70 {
-		t.Errorf("dev photos exactly right %.2f, want ≥ 0.70", e)
+	if e := ratio(s.ImageExact, s.Images); e < 0.80 {
+		t.Errorf("dev photos exactly right %.2f, want ≥ 0.80", e)
 	}
 	if t.Failed() {
 		t.Log("\n" + s.String())
