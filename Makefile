@@ -87,6 +87,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzPhotoShape$$' -fuzztime $(FUZZTIME) ./vision/
 	$(GO) test -run '^$$' -fuzz '^FuzzLoadBank$$' -fuzztime $(FUZZTIME) ./vision/
 	$(GO) test -run '^$$' -fuzz '^FuzzCalibrate$$' -fuzztime $(FUZZTIME) ./vision/
+	$(GO) test -run '^$$' -fuzz '^FuzzBoxRules$$' -fuzztime $(FUZZTIME) ./vision/
 	$(GO) test -run '^$$' -fuzz '^FuzzScoresHandler$$' -fuzztime $(FUZZTIME) ./api/
 	$(GO) test -run '^$$' -fuzz '^FuzzUploadHandler$$' -fuzztime $(FUZZTIME) ./api/
 	$(GO) test -run '^$$' -fuzz '^FuzzVerifyHandler$$' -fuzztime $(FUZZTIME) ./api/

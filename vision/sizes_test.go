@@ -1,8 +1,11 @@
 package vision
 
 import (
+	"math"
 	"os"
 	"testing"
+
+	"gocv.io/x/gocv"
 )
 
 // TestGrownToNeighbours: a box a third narrower than the tiles standing
@@ -108,4 +111,44 @@ func devPhotoTiles(t *testing.T, stem string) []TileSeen {
 		t.Fatalf("%s: %v", stem, r.Error)
 	}
 	return r.Tiles
+}
+
+// FuzzBoxRules: any boxes, of any size or place (off the photo, inside
+// out, NaN), through evenSizes and dropTable on a small photo: no crash,
+// every grown box lies within the photo, and dropTable only leaves boxes
+// out.
+func FuzzBoxRules(f *testing.F) {
+	f.Add([]byte{10, 20, 40, 80, 200, 60, 20, 90, 80, 200, 110, 20, 125, 80, 90, 160, 20, 200, 80, 200}, uint8(3))
+	f.Add([]byte{255, 255, 0, 0, 1, 0, 0, 255, 255, 0}, uint8(0))
+	rec := recognizer(f)
+	f.Fuzz(func(t *testing.T, data []byte, colour uint8) {
+		img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(float64(colour), 120, float64(255-colour), 0), 60, 200, gocv.MatTypeCV8UC3)
+		defer img.Close()
+		var boxes []box
+		var reads []reading
+		for i := 0; i+5 <= len(data) && len(boxes) < 12; i += 5 {
+			v := func(k int) float64 { return float64(int(data[i+k])-20) * 1.2 }
+			b := box{x0: v(0), y0: v(1) / 4, x1: v(2), y1: v(3) / 4, score: float64(data[i+4]) / 255}
+			if data[i+4] == 7 {
+				b.x1 = math.NaN()
+			}
+			boxes = append(boxes, b)
+			reads = append(reads, reading{labels: []string{"1s", "2s"}, probs: []float64{float64(data[i+4]) / 300, 0.1}})
+		}
+		for i := range boxes {
+			if g, ok := grownToNeighbours(boxes, i, 200, 60); ok && (g.x0 < 0 || g.y0 < 0 || g.x1 > 200 || g.y1 > 60 || g.w() < 2 || g.h() < 2) {
+				t.Fatalf("box %+v grew to %+v, outside the 200x60 photo", boxes[i], g)
+			}
+		}
+		w := <-rec.pool
+		gotB, gotR := evenSizes(&w.cls, &rec.cls, img, boxes, reads)
+		rec.pool <- w
+		if len(gotB) != len(boxes) || len(gotR) != len(reads) {
+			t.Fatalf("evenSizes gave %d boxes and %d readings for %d", len(gotB), len(gotR), len(boxes))
+		}
+		kept, keptR := dropTable(img, gotB, gotR)
+		if len(kept) > len(gotB) || len(kept) != len(keptR) {
+			t.Fatalf("dropTable gave %d boxes and %d readings of %d", len(kept), len(keptR), len(gotB))
+		}
+	})
 }
