@@ -56,9 +56,7 @@ func evenSizes(net *gocv.Net, m *models.Manifest, img gocv.Mat, boxes []box, rea
 	boxes, reads = append([]box(nil), boxes...), append([]reading(nil), reads...)
 	for k, i := range at {
 		if len(again[k].probs) > 0 && (len(reads[i].probs) == 0 || again[k].probs[0] > reads[i].probs[0]) {
-			g := grown[k]
-			g.score = boxes[i].score
-			boxes[i], reads[i] = g, again[k]
+			boxes[i], reads[i] = grown[k], again[k]
 		}
 	}
 	return boxes, reads
