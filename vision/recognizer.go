@@ -321,6 +321,7 @@ func (r *Recognizer) readTiles(st *steps, img gocv.Mat) ([]TileSeen, error) {
 	}
 	reads = blanks(img, boxes, reads)
 	boxes, reads = dropTable(img, boxes, reads)
+	boxes, reads = dropFaceless(img, boxes, reads)
 	boxes, reads = dropWeak(boxes, reads)
 	boxes, reads = dropUnread(boxes, reads)
 	if err := st.next("layout"); err != nil {

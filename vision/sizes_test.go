@@ -114,9 +114,9 @@ func devPhotoTiles(t *testing.T, stem string) []TileSeen {
 }
 
 // FuzzBoxRules: any boxes, of any size or place (off the photo, inside
-// out, NaN), through evenSizes and dropTable on a small photo: no crash,
-// every grown box lies within the photo, and dropTable only leaves boxes
-// out.
+// out, NaN), through evenSizes, dropTable and dropFaceless on a small
+// photo: no crash, every grown box lies within the photo, and dropTable
+// and dropFaceless only leave boxes out.
 func FuzzBoxRules(f *testing.F) {
 	f.Add([]byte{10, 20, 40, 80, 200, 60, 20, 90, 80, 200, 110, 20, 125, 80, 90, 160, 20, 200, 80, 200}, uint8(3))
 	f.Add([]byte{255, 255, 0, 0, 1, 0, 0, 255, 255, 0}, uint8(0))
@@ -149,6 +149,10 @@ func FuzzBoxRules(f *testing.F) {
 		kept, keptR := dropTable(img, gotB, gotR)
 		if len(kept) > len(gotB) || len(kept) != len(keptR) {
 			t.Fatalf("dropTable gave %d boxes and %d readings of %d", len(kept), len(keptR), len(gotB))
+		}
+		faced, facedR := dropFaceless(img, kept, keptR)
+		if len(faced) > len(kept) || len(faced) != len(facedR) {
+			t.Fatalf("dropFaceless gave %d boxes and %d readings of %d", len(faced), len(facedR), len(kept))
 		}
 	})
 }
