@@ -225,6 +225,8 @@ func calibrateView(rec *Recognizer, img gocv.Mat, factor int) (*Bank, error) {
 	if err != nil {
 		return nil, err
 	}
+	boxes, reads = dropTable(img, boxes, reads)
+	boxes, reads = dropFaceless(img, boxes, reads)
 	boxes, reads = dropWeak(boxes, reads)
 	// The grid's only back is the optional one at the end of row 6, and a
 	// bare back is rarely found with confidence: a box the detector is

@@ -9,8 +9,8 @@ import (
 
 // A box with no tile face: an empty slot of a dark rack beside a row, or
 // felt, boxed weakly by the detector and read surely as the 1 or 9 of
-// bamboo (dev, with the S11 classifier: five photos; with the shipped one,
-// IMG_20231224_160555 at 0.62). The table rule (table.go) keeps them, as
+// bamboo (dev: five photos with the S11 classifier, shipped since; one,
+// IMG_20231224_160555 at 0.62, with the stage-9 classifier before it). The table rule (table.go) keeps them, as
 // the rack's dark grey is also the ink of the other tiles' middles. What
 // tells them is the face: a tile's brightest pixels are its face between
 // the strokes, the colour of the photo's other faces, and a slot's are

@@ -55,18 +55,8 @@ func TestDropFaceless(t *testing.T) {
 		}
 	}
 
-	dark := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(40, 120, 30, 0), 200, 300, gocv.MatTypeCV8UC3)
+	dark, darkBoxes, darkReads := blackTiles(gocv.NewScalar(40, 120, 30, 0), color.RGBA{R: 34, G: 30, B: 38}, color.RGBA{R: 230, G: 200, B: 90}, one)
 	defer dark.Close()
-	var darkBoxes []box
-	var darkReads []reading
-	for i := 0; i < 4; i++ {
-		x := 10 + 60*i
-		gocv.Rectangle(&dark, image.Rect(x, 40, x+44, 100), color.RGBA{R: 34, G: 30, B: 38}, -1)
-		gocv.Circle(&dark, image.Pt(x+22, 70), 8, color.RGBA{R: 230, G: 200, B: 90}, -1)
-		darkBoxes = append(darkBoxes, box{x0: float64(x), y0: 40, x1: float64(x + 44), y1: 100, score: 0.7})
-		darkReads = append(darkReads, one)
-	}
-	darkBoxes[3].score = 0.3
 	if got, _ := dropFaceless(dark, darkBoxes, darkReads); len(got) != 4 {
 		t.Errorf("black tiles: %d of 4 kept, want the weak black tile kept", len(got))
 	}

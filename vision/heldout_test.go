@@ -39,19 +39,24 @@ func TestHeldOutSynthetic(t *testing.T) {
 	if !s.Mode.StrictRedFives || !s.Mode.CountBacks {
 		t.Fatalf("the held-out labels have red fives and backs, yet the mode is %v", s.Mode)
 	}
-	checkHeldOut(t, heldOut{"tile F1", 0.97, 0.77}, s.F1())
+	checkHeldOut(t, heldOut{"tile F1", 0.97, 0.78}, s.F1())
 	for _, h := range []heldOut{
-		{GroupRedFives, 0.98, 0.85},
+		{GroupRedFives, 0.98, 0.92},
 		// 0.78 (0.781) before blanks (blank.go): a small teal piece at
 		// the edge of synth_2_00081, which the labels leave out, read as
 		// the blank dragon before and as a back now (0.779); tile F1 is
-		// the same.
-		{GroupBacks, 0.98, 0.77},
-		{GroupKings, 0.98, 0.58},
+		// the same. 0.76 since the S11 classifier (0.763; stage 9:
+		// 0.77): it reads the white and light grey backs of these scenes
+		// as the blank dragon more often (it learned blank and framed
+		// white dragons from the drawn faces), while it reads the held-out
+		// designs' other tiles better (models/README.md, "Boxes with no
+		// tile face, and S11 again").
+		{GroupBacks, 0.98, 0.76},
+		{GroupKings, 0.98, 0.65},
 		// 0.81 before the close-up's shrunk look (windows.go), which
 		// loses one joker of 275 here and finds whole tiles in close-ups.
-		{GroupJokers, 0.98, 0.80},
-		{GroupSideways, 0.98, 0.47},
+		{GroupJokers, 0.98, 0.81},
+		{GroupSideways, 0.98, 0.48},
 	} {
 		if s.Group(h.name).Labels < 20 {
 			t.Errorf("%s: only %d labels in the held-out set", h.name, s.Group(h.name).Labels)
@@ -133,11 +138,13 @@ func TestHeldOutRareTilesRead(t *testing.T) {
 	}
 	for _, h := range []heldOut{
 		{"ordinary", 0.97, 0.75},
-		{GroupRedFives, 0.98, 0.87},
-		{GroupBacks, 0.98, 0.98},
-		{GroupKings, 0.98, 0.61},
-		{GroupJokers, 0.98, 0.84},
-		{GroupSideways, 0.98, 0.66},
+		{GroupRedFives, 0.98, 0.92},
+		// 0.98 with the stage-9 classifier; the S11 classifier reads 0.94:
+		// white backs as the blank dragon (see TestHeldOutSynthetic).
+		{GroupBacks, 0.98, 0.94},
+		{GroupKings, 0.98, 0.66},
+		{GroupJokers, 0.98, 0.89},
+		{GroupSideways, 0.98, 0.68},
 	} {
 		if total[h.name] < 20 {
 			t.Errorf("%s: only %d labelled tiles", h.name, total[h.name])

@@ -31,18 +31,8 @@ func TestDropTable(t *testing.T) {
 		t.Errorf("green felt: kept %+v, want all but the weak box of felt", got)
 	}
 
-	dark := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(25, 25, 25, 0), 200, 300, gocv.MatTypeCV8UC3)
+	dark, darkBoxes, darkReads := blackTiles(gocv.NewScalar(25, 25, 25, 0), color.RGBA{R: 28, G: 28, B: 30}, color.RGBA{R: 230, G: 230, B: 230}, one)
 	defer dark.Close()
-	var darkBoxes []box
-	var darkReads []reading
-	for i := 0; i < 4; i++ {
-		x := 10 + 60*i
-		gocv.Rectangle(&dark, image.Rect(x, 40, x+44, 100), color.RGBA{R: 28, G: 28, B: 30}, -1)
-		gocv.Circle(&dark, image.Pt(x+22, 70), 8, color.RGBA{R: 230, G: 230, B: 230}, -1)
-		darkBoxes = append(darkBoxes, box{x0: float64(x), y0: 40, x1: float64(x + 44), y1: 100, score: 0.7})
-		darkReads = append(darkReads, one)
-	}
-	darkBoxes[3].score = 0.3
 	if got, _ := dropTable(dark, darkBoxes, darkReads); len(got) != 4 {
 		t.Errorf("black tiles on black felt: %d of 4 kept", len(got))
 	}
@@ -62,4 +52,21 @@ func TestFeltBesideTheRow(t *testing.T) {
 			t.Errorf("felt at the photo's edge read as %s (%.2f) at %v", tl.Tile, tl.Confidence, tl.Box)
 		}
 	}
+}
+
+// blackTiles draws four black tiles of one pip each on felt, boxed (the
+// last weakly, the others surely) and read as rd.
+func blackTiles(felt gocv.Scalar, face, pip color.RGBA, rd reading) (gocv.Mat, []box, []reading) {
+	img := gocv.NewMatWithSizeFromScalar(felt, 200, 300, gocv.MatTypeCV8UC3)
+	var boxes []box
+	var reads []reading
+	for i := 0; i < 4; i++ {
+		x := 10 + 60*i
+		gocv.Rectangle(&img, image.Rect(x, 40, x+44, 100), face, -1)
+		gocv.Circle(&img, image.Pt(x+22, 70), 8, pip, -1)
+		boxes = append(boxes, box{x0: float64(x), y0: 40, x1: float64(x + 44), y1: 100, score: 0.7})
+		reads = append(reads, rd)
+	}
+	boxes[3].score = 0.3
+	return img, boxes, reads
 }

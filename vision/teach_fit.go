@@ -28,6 +28,9 @@ const (
 	headBatch  = 64
 	headSeed   = 1
 	headNoTile = 0.6 // a box the head reads as no tile at this or more is left out
+	// backOverHead: a box the network reads as a back this surely is kept
+	// where the head takes it for no tile, if the set was taught its backs.
+	backOverHead = 0.99
 	// minPrior and maxPrior bound Head.Prior, how much the network's own
 	// reading weighs beside the head's (see Fit).
 	minPrior, maxPrior = 0.1, 1.0
@@ -414,8 +417,11 @@ func (h *Head) review(reads []reading, labels []string) ([]reading, []bool) {
 			sum += score[j]
 		}
 		if none >= headNoTile {
-			keepBox[i] = false
-			continue
+			if !(taught["0z"] && rd.labels[0] == "0z" && rd.probs[0] >= backOverHead) {
+				keepBox[i] = false
+				continue
+			}
+			none = 0
 		}
 		if sum <= 0 {
 			continue

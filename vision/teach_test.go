@@ -3,6 +3,7 @@ package vision
 import (
 	"bytes"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -119,9 +120,12 @@ func TestTeachFromLabelledPhotos(t *testing.T) {
 	}
 	t.Logf("egypt, taught from %d scenes, read on the other %d:\n%s", len(taughtNames), s.Images, s.Report(false))
 	// Floors at the level measured (models/README.md); the network alone
-	// reads these scenes at F1 0.18.
-	if f := s.F1(); f < 0.87 {
-		t.Errorf("taught egypt tile F1 %.3f, want at least 0.87", f)
+	// reads these scenes at F1 0.18. 0.87 with the stage-9 classifier
+	// (0.874); the S11 classifier reads 0.853 (its features take egypt's
+	// green backs in the close-up more often for the table): the held-out
+	// designs read with it gain more than egypt loses.
+	if f := s.F1(); f < 0.85 {
+		t.Errorf("taught egypt tile F1 %.3f, want at least 0.85", f)
 	}
 }
 
@@ -199,5 +203,53 @@ func TestHeadNamesItsFeatures(t *testing.T) {
 	}
 	if rb := rec.WithBank(&bare).bank; rb.Head != nil || len(rb.Templates) != len(bare.Templates) {
 		t.Fatal("WithBank kept a head that reads another network's features")
+	}
+}
+
+// TestBackOverHead: a box the head takes for no tile is left out, unless
+// the set was taught its backs and the network reads the box as a back at
+// least backOverHead surely (egypt's green backs, which the head takes
+// for its green table); then it is kept as the head reads it among tiles.
+func TestBackOverHead(t *testing.T) {
+	// Two features: the first says "no tile", the second the blank dragon.
+	head := func(codes ...string) *Head {
+		h := &Head{Codes: codes, Dim: 2, W: make([]float32, 2*len(codes)), B: make([]float32, len(codes)), Prior: 0.5}
+		for i, c := range codes {
+			switch c {
+			case noTile:
+				h.W[2*i] = 4
+			case "5z":
+				h.W[2*i+1] = 4
+			}
+		}
+		return h
+	}
+	labels := []string{"1m", "5z", "0z"}
+	read := func(code string, p float64) reading {
+		all := []float64{(1 - p) / 2, (1 - p) / 2, (1 - p) / 2}
+		all[slices.Index(labels, code)] = p
+		return reading{labels: []string{code}, probs: []float64{p}, all: all, feat: []float32{1, 0}}
+	}
+	cases := []struct {
+		name  string
+		head  *Head
+		rd    reading
+		keep  bool
+		first string
+	}{
+		{"a sure back, backs taught", head("-", "0z", "1m", "5z"), read("0z", 0.995), true, "0z"},
+		{"a back read less surely", head("-", "0z", "1m", "5z"), read("0z", 0.95), false, ""},
+		{"a sure back, backs not taught: the network's reading stands", head("-", "1m", "5z"), read("0z", 0.995), true, "0z"},
+		{"a sure 1m", head("-", "0z", "1m", "5z"), read("1m", 0.995), false, ""},
+	}
+	for _, c := range cases {
+		got, keep := c.head.review([]reading{c.rd}, labels)
+		if keep[0] != c.keep {
+			t.Errorf("%s: kept %v, want %v", c.name, keep[0], c.keep)
+			continue
+		}
+		if c.keep && (got[0].labels[0] != c.first || got[0].probs[0] < minReading) {
+			t.Errorf("%s: read %v %v, want %s above minReading", c.name, got[0].labels, got[0].probs, c.first)
+		}
 	}
 }

@@ -31,6 +31,13 @@ for run in a b; do
 	$PY classifier.py --limit 20 --epochs 1 --lying 0.2 --negatives 200 --synthetic "$W/$run/synth" --synthetic-per-epoch 200 \
 		--set-contrast 0.5 --contrast-scenes 2 --contrast-tiles 6 --squeeze 0.25 --true-lying --structure 0.5 --name broad_classifier \
 		--resume "$W/$run/cls2.pt" --widen 2 --width 2 --out "$W/$run/wide" --save "$W/$run/cls3.pt" > "$W/$run/cls3.log"
+	# ... and a stage started from that exported net (--from-onnx, as every
+	# stage after 9 starts: BatchNorm folded and frozen) with the detector's
+	# boxes of the photos, as stages S10 and S11 train
+	mkdir -p "$W/$run/onnx"
+	$PY classifier.py --from-onnx "$W/$run/wide/broad_classifier.onnx" --width 2 --limit 20 --epochs 1 --lying 0.2 --synthetic "$W/$run/synth" \
+		--synthetic-per-epoch 200 --set-contrast 1.0 --contrast-scenes 2 --contrast-tiles 6 --structure 1.0 --detector-boxes "$W/$run/tile_detector.onnx" \
+		--out "$W/$run/onnx" --save "$W/$run/cls4.pt" > "$W/$run/cls4.log"
 done
 # A state saved by a stage that began from an exported network (its
 # BatchNorms folded) is told from one that trained its BatchNorms, so that
@@ -50,7 +57,7 @@ assert folded(again) and not folded(trained) and not folded(TileNet(n, lying=Tru
 print('a folded state is told from a trained one')
 " "$W/a/wide/broad_classifier.onnx" "$W/a/cls3.pt"
 status=0
-for m in tile_detector.onnx tile_classifier.onnx more/tile_detector.onnx more/tile_classifier.onnx wide/broad_classifier.onnx more/synthetic_scenes.sha256 more/proc_scenes.sha256; do
+for m in tile_detector.onnx tile_classifier.onnx more/tile_detector.onnx more/tile_classifier.onnx wide/broad_classifier.onnx onnx/tile_classifier.onnx more/synthetic_scenes.sha256 more/proc_scenes.sha256; do
 	a=$(sha256sum < "$W/a/$m" | cut -c1-64)
 	b=$(sha256sum < "$W/b/$m" | cut -c1-64)
 	if [ "$a" = "$b" ]; then

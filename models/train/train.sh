@@ -70,3 +70,42 @@ $PY classifier.py --resume "$W/cls7.pt" --epochs 4 --lr 1e-3 --jitter wide --tur
 # function) and trained on: the narrow net had stopped gaining.
 $PY classifier.py --resume "$W/cls8.pt" --widen 2 --width 2 --epochs 2 --lr 1e-3 --jitter wide --turn 0.35 --lying 0.2 --negatives 6000 --synthetic "$W/synth3" --synthetic-per-epoch 48000 --rare-boost 2.5 --detector-boxes "$W/d5/tile_detector.onnx" --save "$W/cls9.pt"
 $PY calibrate_confidence.py
+# The classifier stages toward tile sets no training saw (issue 17;
+# models/README.md, sections from "The long run toward unseen designs" to
+# "Boxes with no tile face, and S11 again"). Each starts from the exported
+# network of the stage before (--from-onnx: BatchNorm folded and frozen),
+# with drawn faces (synth_proc.py), the ten sets and dark-fronted tiles
+# beside the photos. Stage 9 above is the first of them; S11, the last, is
+# the shipped classifier. A manifest's `last_stage` names the /tmp folders
+# of the runs that made them; train.sh names them $W/... (same seeds, same
+# scenes): /tmp/mjscan-proc/train is $W/proc1, /tmp/mjscan-l12/proc2
+# $W/proc2, /tmp/mjscan-s4/proc3 $W/proc3, /tmp/mjscan-s9/proc4 $W/proc4.
+$PY synth.py scenes --sets proc --rare train --variety --n 1200 --seed 33 --out "$W/proc3"
+$PY synth.py scenes --sets proc --rare train --variety --n 1200 --seed 34 --out "$W/proc4"
+S="$W/proc1,$W/synth3s,$W/synth4-0,$W/synth4-1"
+CLS="--width 2 --jitter wide --turn 0.35 --lying 0.2 --rare-boost 2.5 --heldout ../../testdata/synth/proc-heldout"
+SET="--contrast-scenes 4 --contrast-tiles 12"
+# Detector stages da-dc, whose boxes of the train photos stage B learns from.
+$PY detector.py --init-onnx ../tile_detector.onnx --epochs 8 --lr 3e-4 --scale 0.5,1.6 --synthetic "$S,$W/proc2" --synthetic-share 0.4 --decode-threshold 0.15 --out "$W/da"
+$PY detector.py --init-onnx "$W/da/tile_detector.onnx" --epochs 4 --lr 1.5e-4 --synthetic "$S,$W/proc2" --synthetic-share 0.15 --decode-threshold 0.15 --out "$W/db"
+$PY detector.py --init-onnx "$W/db/tile_detector.onnx" --epochs 3 --lr 1e-4 --synthetic "$S,$W/proc2" --synthetic-share 0.05 --decode-threshold 0.15 --out "$W/dc"
+# c11, A, B (checkpoints/classifier-b)
+$PY classifier.py --from-onnx ../tile_classifier.onnx $CLS --epochs 1 --lr 3e-4 --synthetic "$W/proc1,$W/synth3s,$W/synth4-0" --synthetic-per-epoch 20000 --out "$W/c11"
+$PY classifier.py --from-onnx "$W/c11/tile_classifier.onnx" $CLS --epochs 3 --lr 3e-4 --synthetic "$S" --synthetic-per-epoch 24000 --out "$W/a"
+$PY classifier.py --from-onnx "$W/a/tile_classifier.onnx" $CLS --epochs 3 --lr 2e-4 --synthetic "$S,$W/proc2" --synthetic-per-epoch 28000 --detector-boxes "$W/dc/tile_detector.onnx" --out "$W/b"
+# S, S2, S3 (checkpoints/classifier-s2, -s3): the within-set contrastive loss
+$PY classifier.py --from-onnx "$W/b/tile_classifier.onnx" $CLS --epochs 2 --lr 1e-4 --synthetic "$S,$W/proc2" --synthetic-per-epoch 24000 --set-contrast 0.5 $SET --out "$W/s"
+$PY classifier.py --from-onnx "$W/s/tile_classifier.onnx" $CLS --epochs 2 --lr 1e-4 --synthetic "$S,$W/proc2" --synthetic-per-epoch 24000 --set-contrast 1.0 $SET --out "$W/s2"
+$PY classifier.py --from-onnx "$W/s2/tile_classifier.onnx" $CLS --epochs 2 --lr 1e-4 --synthetic "$S,$W/proc2" --synthetic-per-epoch 24000 --set-contrast 1.0 $SET --out "$W/s3"
+# S4, S5 (checkpoints/classifier-s5): 1,200 more drawn sets
+S45="$W/proc1,$W/synth3s,$W/synth4-0,$W/proc2,$W/proc3"
+$PY classifier.py --from-onnx "$W/s3/tile_classifier.onnx" $CLS --epochs 2 --lr 1e-4 --synthetic "$S45" --synthetic-per-epoch 24000 --set-contrast 1.0 $SET --out "$W/s4"
+$PY classifier.py --from-onnx "$W/s4/tile_classifier.onnx" $CLS --epochs 2 --lr 1e-4 --synthetic "$S45" --synthetic-per-epoch 24000 --set-contrast 1.0 $SET --out "$W/s5"
+# S9, S10 (checkpoints/classifier-s10): 1,200 more, the structure outputs,
+# then the shipped detector's boxes of the train photos
+S9="$S45,$W/proc4"
+$PY classifier.py --from-onnx "$W/s5/tile_classifier.onnx" $CLS --epochs 2 --lr 1e-4 --synthetic "$S9" --synthetic-per-epoch 36000 --set-contrast 1.0 $SET --structure 1.0 --out "$W/s9"
+$PY classifier.py --from-onnx "$W/s9/tile_classifier.onnx" $CLS --epochs 1 --lr 1e-4 --synthetic "$S9" --synthetic-per-epoch 24000 --set-contrast 1.0 $SET --structure 1.0 --detector-boxes ../tile_detector.onnx --out "$W/s10"
+# S11, shipped: two more epochs with the detector's boxes at a lower rate
+$PY classifier.py --from-onnx "$W/s10/tile_classifier.onnx" $CLS --epochs 2 --lr 7e-5 --synthetic "$S9" --synthetic-per-epoch 16000 --set-contrast 1.0 $SET --structure 1.0 --detector-boxes ../tile_detector.onnx
+$PY calibrate_confidence.py
