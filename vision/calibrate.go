@@ -225,6 +225,10 @@ func calibrateView(rec *Recognizer, img gocv.Mat, factor int) (*Bank, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Weak boxes of the table's colour, or with no tile face, are left
+	// out as recognition leaves them: a grid with a tile taken off must
+	// say so, and the bare patch where it lay is boxed weakly (and read as
+	// a tile by the S11 classifier, TestCalibrateBadLayout).
 	boxes, reads = dropTable(img, boxes, reads)
 	boxes, reads = dropFaceless(img, boxes, reads)
 	boxes, reads = dropWeak(boxes, reads)

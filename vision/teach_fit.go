@@ -417,6 +417,9 @@ func (h *Head) review(reads []reading, labels []string) ([]reading, []bool) {
 			sum += score[j]
 		}
 		if none >= headNoTile {
+			// A set's backs can be the colour of its table (egypt's green
+			// backs beside the green table its no-tile patches came
+			// from): the network's sure back stands.
 			if !(taught["0z"] && rd.labels[0] == "0z" && rd.probs[0] >= backOverHead) {
 				keepBox[i] = false
 				continue
