@@ -279,11 +279,11 @@ func TestBankReadsAnUnseenSet(t *testing.T) {
 	acc := func(s *Score) float64 { return ratio(s.LocalisedRight, s.Localised) }
 	t.Logf("egypt scenes: tile F1 %.3f without the bank, %.3f with it; class accuracy over found tiles %.3f, %.3f; localisation recall %.3f",
 		without.F1(), with.F1(), acc(without), acc(with), ratio(with.Localised, with.Labels))
-	// The level reached: 0.879 and 0.886 with the S11 classifier (with
-	// stage 9's 0.896 and 0.90; models/README.md, "Boxes with no tile
-	// face, and S11 again").
-	if with.F1() < 0.87 || with.F1() < without.F1()+0.3 || acc(with) < 0.88 {
-		t.Errorf("egypt scenes: tile F1 %.3f with the bank (%.3f without), class accuracy %.3f; want F1 at least 0.87 and 0.3 above, accuracy at least 0.88 (the level reached)",
+	// The level reached: 0.888 and 0.899 with the G1 classifier (S11's
+	// 0.879 and 0.886, stage 9's 0.896 and 0.90; models/README.md, "Stage
+	// G1 on the GPU machine").
+	if with.F1() < 0.88 || with.F1() < without.F1()+0.3 || acc(with) < 0.89 {
+		t.Errorf("egypt scenes: tile F1 %.3f with the bank (%.3f without), class accuracy %.3f; want F1 at least 0.88 and 0.3 above, accuracy at least 0.89 (the level reached)",
 			with.F1(), without.F1(), acc(with))
 	}
 }
@@ -328,7 +328,7 @@ func TestBankReadsKingsAndJokers(t *testing.T) {
 		get       func(*Score) float64
 		gain, min float64 // gain over reading without the bank (at least); the level reached
 	}{
-		{"tile F1", (*Score).F1, 0.05, 0.83},
+		{"tile F1", (*Score).F1, 0.05, 0.85}, // 0.860 with the G1 classifier (S11 0.834)
 		// With the grid's head as well as its templates the jokers read a
 		// little worse (0.85 -> 0.82) while the whole set reads the same
 		// and the egypt scenes 0.80 -> 0.87 (TestBankReadsAnUnseenSet).

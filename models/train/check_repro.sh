@@ -56,7 +56,22 @@ trained.load_state_dict(widen_fc(torch.load(sys.argv[2]), n, False, True))
 assert folded(again) and not folded(trained) and not folded(TileNet(n, lying=True, width=2)), 'folded() cannot tell a folded state'
 print('a folded state is told from a trained one')
 " "$W/a/wide/broad_classifier.onnx" "$W/a/cls3.pt"
+# The GPU stage draws its scenes from what synth_replay.py recorded here
+# (that machine has none of Debian's art and fonts): replayed sealed, they
+# are synth.py's own bytes.
+TEN=default,classic,jade,smooth,postmodern,dorothys,dorothys2,dorwhite,dorwhite2,real
+$PY synth_replay.py record "$W/atlas.pkl.gz" -- scenes --sets proc --rare train --variety --n 6 --seed 9 --out "$W/rec" > /dev/null 2>&1
+$PY synth_replay.py record "$W/atlas.pkl.gz" -- scenes --sets $TEN --rare train --variety --dark 0.35 --n 6 --seed 9 --out "$W/rec2" > /dev/null 2>&1
+$PY synth.py scenes --sets $TEN --rare train --variety --dark 0.35 --n 6 --seed 9 --out "$W/plain" > /dev/null 2>&1
+$PY synth_replay.py replay "$W/atlas.pkl.gz" --sealed -- scenes --sets proc --rare train --variety --n 6 --seed 9 --out "$W/rep" > /dev/null 2>&1
+$PY synth_replay.py replay "$W/atlas.pkl.gz" --sealed -- scenes --sets $TEN --rare train --variety --dark 0.35 --n 6 --seed 9 --out "$W/rep2" > /dev/null 2>&1
 status=0
+if diff -r "$W/rec" "$W/rep" > /dev/null && diff -r "$W/rec2" "$W/rep2" > /dev/null && diff -r "$W/plain" "$W/rep2" > /dev/null; then
+	echo "synth_replay.py: sealed replays gave synth.py's scenes"
+else
+	echo "synth_replay.py: a sealed replay differs from synth.py's scenes" >&2
+	status=1
+fi
 for m in tile_detector.onnx tile_classifier.onnx more/tile_detector.onnx more/tile_classifier.onnx wide/broad_classifier.onnx onnx/tile_classifier.onnx more/synthetic_scenes.sha256 more/proc_scenes.sha256; do
 	a=$(sha256sum < "$W/a/$m" | cut -c1-64)
 	b=$(sha256sum < "$W/b/$m" | cut -c1-64)

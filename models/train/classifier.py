@@ -392,6 +392,90 @@ def group_accuracy(net, x, y):
     return ", ".join(out)
 
 
+def epoch_data(train, synth, args, bg, rng, t0):
+    """One epoch's crops: the photos', the scenes' sample, the negatives and
+    the within-set contrast groups (None without --set-contrast)."""
+    x, y, lie = make_crops(train, rng, True)
+    extra = []
+    if synth:
+        extra.append(synthetic_sample(synth, args.synthetic_per_epoch, rng, args.rare_boost))
+    if bg:   # half from the scenes when there are scenes, the rest from the photos
+        from_scenes = args.negatives // 2 if synth else 0
+        extra.append(negatives(train, args.negatives - from_scenes, rng))
+        if synth:
+            extra.append(negatives(synth, from_scenes, rng))
+    for data in extra:
+        sx, sy, slie = make_crops(data, rng, True)
+        x, y, lie = torch.cat([x, sx]), torch.cat([y, sy]), torch.cat([lie, slie])
+    groups = None
+    if args.set_contrast > 0 and synth:
+        groups = scene_groups(synth, (len(x) + 127) // 128, args.contrast_scenes, args.contrast_tiles, rng)
+        print(f"  within-set contrast: {len(groups[0])} crops of {len(groups[3]) - 1} steps ({time.time()-t0:.0f}s)", flush=True)
+    return x, y, lie, groups
+
+
+_POOL = None
+
+
+def _epoch_job(seed):
+    torch.set_num_threads(1)
+    cv2.setNumThreads(1)
+    train, synth, args, bg, t0 = _POOL
+    x, y, lie, groups = epoch_data(train, synth, args, bg, random.Random(seed), t0)
+    return x.numpy(), y.numpy(), lie.numpy(), None if groups is None else tuple(
+        g.numpy() if torch.is_tensor(g) else g for g in groups)
+
+
+class EpochPool:
+    """Epochs cut ahead by worker processes (forked before the network
+    touches the GPU), each from its own seed: a lent machine's cores keep
+    its GPU busy. Not make train's order, so not its bytes."""
+
+    def __init__(self, train, synth, args, bg, workers, t0):
+        import multiprocessing
+        global _POOL
+        _POOL = (train, synth, args, bg, t0)
+        self.pool = multiprocessing.get_context("fork").Pool(workers)
+        self.seed = 1000
+        self.ahead = [self._submit() for _ in range(workers + 1)]
+
+    def _submit(self):
+        self.seed += 1
+        return self.pool.apply_async(_epoch_job, (self.seed,))
+
+    def next(self):
+        x, y, lie, groups = self.ahead.pop(0).get()
+        self.ahead.append(self._submit())
+        if groups is not None:
+            groups = tuple(torch.from_numpy(g) if isinstance(g, np.ndarray) else g for g in groups)
+        return torch.from_numpy(x), torch.from_numpy(y), torch.from_numpy(lie), groups
+
+    def close(self):
+        self.pool.terminate()
+
+
+class Budget:
+    """The rate over a fixed time instead of fixed steps: warmed up over the
+    first 5%, then cosine-annealed to 2% of the peak by the end."""
+
+    def __init__(self, seconds, peaks):
+        self.seconds, self.peaks, self.start = seconds, peaks, time.time()
+
+    def frac(self):
+        return (time.time() - self.start) / self.seconds
+
+    def spent(self):
+        return self.frac() >= 1
+
+    def step(self, opt):
+        import math
+        f = self.frac()
+        k = f / 0.05 if f < 0.05 else 0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * min(1.0, (f - 0.05) / 0.95)))
+        for g, peak in zip(opt.param_groups, self.peaks):
+            g["lr"] = peak * k
+        return f >= 1
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--epochs", type=int, default=6)
@@ -406,6 +490,7 @@ def main():
     ap.add_argument("--synthetic", default="", help="a folder of synthetic scenes (synth.py scenes) to draw extra crops from")
     ap.add_argument("--synthetic-per-epoch", type=int, default=8000, help="synthetic crops per epoch, every code about equally likely")
     ap.add_argument("--rare-boost", type=float, default=1.0, help="kings/queens and jokers this many times as likely as other codes among the synthetic crops")
+    ap.add_argument("--train-dir", default="", help="train photos from this labelled folder instead of shared/data/photos/train (a subset, as the GPU stage carried)")
     ap.add_argument("--limit", type=int, default=0, help="use only the first N train photos (the reproducibility check)")
     ap.add_argument("--negatives", type=int, default=0, help="crops an epoch of places where no tile is, to teach the extra not-a-tile output (half from the photos, half from the synthetic scenes)")
     ap.add_argument("--lying", type=float, default=0.0, help="share of crops turned a quarter to teach the extra output that says a tile lies across its crop")
@@ -421,6 +506,9 @@ def main():
     ap.add_argument("--structure", type=float, default=0.0, help="weight of two outputs that carry the tiles' structure, trained beside the codes on the features and not exported: the suit (m p s z f k j, or a back) and the rank of a suited tile (1-9, a red five a 5)")
     ap.add_argument("--device", default="cpu", help="where the network trains: cpu (make train's, deterministic) or cuda (a machine with a GPU: faster, not byte for byte the CPU's)")
     ap.add_argument("--threads", type=int, default=1, help="torch threads (1: make train's; more only where determinism does not matter)")
+    ap.add_argument("--workers", type=int, default=1, help="processes that cut each epoch's crops ahead of training (1: make train's, in order; more on a lent machine: not the same bytes)")
+    ap.add_argument("--time-budget", type=float, default=0.0, help="train for this many seconds instead of --epochs, the rate warmed up then cosine-annealed over the time (a lent machine), the state saved after each epoch")
+    ap.add_argument("--no-export", action="store_true", help="keep only the state dict (--save); export it later with --resume STATE --epochs 0 (a lent machine's torch exports another ONNX)")
     ap.add_argument("--heldout", default="", help="also print the crop accuracy per group on this labelled folder after each epoch (a check only: never trained on)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)  # at once: a stage runs for an hour before it exports
@@ -431,7 +519,8 @@ def main():
     jitter_shift, jitter_scale = JITTER[args.jitter]
     turn_share = args.turn
     t0 = time.time()
-    train = [(img, boxes) for _, img, boxes in load_split("train")]
+    photos = load_dir(args.train_dir, args.workers) if args.train_dir else load_split("train", args.workers)
+    train = [(img, boxes) for _, img, boxes in photos]
     if args.limit:
         train = train[:args.limit]
     dev = [(img, boxes) for _, img, boxes in load_split("dev")]
@@ -441,7 +530,7 @@ def main():
         print(f"train boxes with the detector's: {sum(len(b) for _, b in train)} ({time.time()-t0:.0f}s)", flush=True)
     synth = []
     if args.synthetic:
-        synth = [(img, boxes) for d in args.synthetic.split(",") for _, img, boxes in load_dir(d) if boxes]
+        synth = [(img, boxes) for d in args.synthetic.split(",") for _, img, boxes in load_dir(d, args.workers) if boxes]
         print(f"synthetic scenes: {len(synth)} ({time.time()-t0:.0f}s)", flush=True)
     rng = random.Random(11)
     dx, dy, _ = make_crops(dev, rng, False)
@@ -453,12 +542,14 @@ def main():
     true_lying = args.true_lying
     n = len(CLASSES)
     bg = args.negatives > 0
+    # forked before the network touches the GPU
+    epochs = EpochPool(train, synth, args, bg, args.workers, t0) if args.workers > 1 else None
     net = TileNet(n, lying=lying_share > 0, background=bg, width=args.width)
     lying_col = n + (1 if bg else 0)   # the codes' (and not-a-tile) logits come first
     if args.from_onnx:
         load_onnx(net, args.from_onnx)
     elif args.resume:
-        state = widen_fc(torch.load(args.resume), n, bg, lying_share > 0)
+        state = widen_fc(torch.load(args.resume, map_location="cpu"), n, bg, lying_share > 0)
         rng = random.Random(19)
         if args.widen > 1:
             state = widen_state(state, args.widen, rng)
@@ -480,26 +571,18 @@ def main():
     opt = torch.optim.AdamW(groups_lr, lr=lr, weight_decay=1e-4)
     steps_per_epoch = None
     sched = None
-    for epoch in range(args.epochs):
-        x, y, lie = make_crops(train, rng, True)
-        extra = []
-        if synth:
-            extra.append(synthetic_sample(synth, args.synthetic_per_epoch, rng, args.rare_boost))
-        if bg:   # half from the scenes when there are scenes, the rest from the photos
-            from_scenes = args.negatives // 2 if synth else 0
-            extra.append(negatives(train, args.negatives - from_scenes, rng))
-            if synth:
-                extra.append(negatives(synth, from_scenes, rng))
-        for data in extra:
-            sx, sy, slie = make_crops(data, rng, True)
-            x, y, lie = torch.cat([x, sx]), torch.cat([y, sy]), torch.cat([lie, slie])
-        if sched is None:
+    budget = Budget(args.time_budget, [g["lr"] for g in groups_lr]) if args.time_budget > 0 else None
+    epoch = 0
+    while epoch < args.epochs if budget is None else not budget.spent():
+        if epochs is not None:
+            x, y, lie, groups = epochs.next()
+        else:
+            x, y, lie, groups = epoch_data(train, synth, args, bg, rng, t0)
+        if budget is not None and epoch == 0:
+            budget.start = time.time()   # the clock runs from the first epoch's crops
+        if sched is None and budget is None:
             steps_per_epoch = (len(x) + 127) // 128
             sched = torch.optim.lr_scheduler.OneCycleLR(opt, [g["lr"] for g in groups_lr], total_steps=steps_per_epoch * args.epochs)
-        groups = None
-        if args.set_contrast > 0 and synth:
-            groups = scene_groups(synth, (len(x) + 127) // 128, args.contrast_scenes, args.contrast_tiles, rng)
-            print(f"  within-set contrast: {len(groups[0])} crops of {len(groups[3]) - 1} steps ({time.time()-t0:.0f}s)", flush=True)
         net.train()
         if frozen:
             freeze_bn(net)
@@ -526,18 +609,27 @@ def main():
             opt.zero_grad()
             loss.backward()
             opt.step()
-            sched.step()
+            if budget is None:
+                sched.step()
+            elif budget.step(opt):
+                break
             tot += loss.item() * len(idx)
             if (i // 128) % 40 == 0:
                 print(f"  step {i // 128} loss {loss.item():.3f}" + (f" within-set {closs.item():.3f}" if groups is not None else "") + f" ({time.time()-t0:.0f}s)", flush=True)
         acc = evaluate(net, dx, dy)
-        print(f"epoch {epoch+1}/{args.epochs} loss {tot/len(x):.4f} dev crop accuracy {acc:.4f} "
+        print(f"epoch {epoch+1}/{args.epochs if budget is None else '-'} loss {tot/len(x):.4f} dev crop accuracy {acc:.4f} "
               f"({time.time()-t0:.0f}s)", flush=True)
         if held is not None:
             print("  held-out crops: " + group_accuracy(net, *held[:2]), flush=True)
+        if budget is not None:   # a run on a lent machine can be cut off: keep each epoch's state
+            torch.save({k: v.detach().cpu() for k, v in net.state_dict().items()}, args.save)
+        epoch += 1
+    if epochs is not None:
+        epochs.close()
     net.cpu()
     torch.save(net.state_dict(), args.save)
-    export(net, args, dx, dy)
+    if not args.no_export:
+        export(net, args, dx, dy)
 
 
 def load_onnx(net, path):

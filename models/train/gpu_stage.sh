@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# A classifier stage on a lent GPU machine (models/README.md, "Stage G1 on
+# the GPU machine"). That machine has PyTorch, pip's OpenCV (no FreeType),
+# numpy and onnx, but none of Debian's tile art and fonts, and a call carries
+# at most 64 MiB. So:
+#
+#   bash models/train/gpu_stage.sh pack     # here: .gpu/ (about 42 MiB)
+#   # move testdata/, docs/ and models/train/checkpoints/ out of the tree,
+#   # then with the device tool: run "bash models/train/gpu_stage.sh run", carry [".gpu"]
+#
+# pack records what synth.py reads from Debian's packages (synth_replay.py)
+# and takes 540 of the 1,350 train photos (every second in name order, less
+# every fifth of those), the dev photos and the proc-heldout design. run
+# draws 7,500 scenes of fresh seeds on the machine's 16 cores (75 s), then
+# trains from the shipped classifier for BUDGET_S seconds of GPU time with 15
+# processes cutting the epochs (6 s an epoch) and leaves the state in
+# $OUT/g.pt; export it here:
+#   /usr/bin/python3 classifier.py --resume g.pt --width 2 --epochs 0 --lying 0.2 --limit 1 --out DIR
+# The same recipe on this machine's CPU: `run` with --device cpu, --workers 1
+# and --epochs 15 in place of --time-budget (not the same bytes; hours).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+R=$PWD
+TEN=default,classic,jade,smooth,postmodern,dorothys,dorothys2,dorwhite,dorwhite2,real
+case "${1:-}" in
+pack)
+	PY=/usr/bin/python3
+	G=$R/.gpu W=$(mktemp -d)
+	trap 'rm -rf "$W"' EXIT
+	rm -rf "$G" && mkdir -p "$G/photos/train"
+	shared=$(cd models/train && $PY -c 'from common import photos_dir; print(photos_dir())')
+	cd models/train
+	$PY synth_replay.py record "$G/atlas.pkl.gz" -- scenes --sets proc --rare train --variety --n 300 --seed 31 --out "$W/a"
+	$PY synth_replay.py record "$G/atlas.pkl.gz" -- scenes --sets $TEN --rare train --variety --n 200 --seed 3 --out "$W/b"
+	$PY synth_replay.py record "$G/atlas.pkl.gz" --complete -- scenes --sets $TEN --rare train --variety --dark 0.35 --n 200 --seed 21 --out "$W/c"
+	ls "$shared/train"/*.jpg | sort | awk 'NR % 2 == 1' | awk 'NR % 5 != 0' | while read -r f; do
+		cp "$f" "${f%.jpg}.txt" "$G/photos/train/"
+	done
+	cp -r "$shared/dev" "$G/photos/dev"
+	cp -r "$R/testdata/synth/proc-heldout" "$G/proc-heldout"
+	du -sh "$G"
+	;;
+run)
+	export PYTHONUNBUFFERED=1
+	# pip's OpenCV keeps a thread pool that a forked worker inherits locked:
+	# with more than one OpenCV thread the epoch workers hang for good.
+	export OPENCV_FOR_THREADS_NUM=1
+	G=$R/.gpu S=/tmp/scenes OUT=${OUT:-/tmp/gpu-out}
+	mkdir -p "$OUT" shared/data && ln -sfn "$G/photos" shared/data/photos
+	nvidia-smi -L || true
+	python3 -c "import torch, cv2, numpy; print(torch.__version__, cv2.__version__, numpy.__version__, torch.cuda.is_available())"
+	cd models/train
+	gen() { timeout "${GEN_S:-100}" python3 synth_replay.py replay "$G/atlas.pkl.gz" -- scenes "$@" >/dev/null 2>>"$OUT/gen.log" || true; }
+	if [ ! -d $S/p0 ]; then
+		for i in $(seq 0 9); do gen --sets proc --rare train --variety --n 500 --seed $((100 + i)) --out $S/p$i & done
+		for i in 0 1 2; do gen --sets $TEN --rare train --variety --n 500 --seed $((200 + i)) --out $S/t$i & done
+		for i in 0 1; do gen --sets $TEN --rare train --variety --dark 0.35 --n 500 --seed $((300 + i)) --out $S/d$i & done
+		wait
+	fi
+	for f in $S/*/*.jpg; do [ -f "${f%.jpg}.txt" ] || rm -f "$f"; done
+	n=$(ls $S/*/*.jpg | wc -l)
+	echo "scenes: $n"
+	[ "$n" -ge 1500 ] || { echo "too few scenes: see $OUT/gen.log"; exit 3; }
+	python3 classifier.py --from-onnx ../tile_classifier.onnx --width 2 --lr "${LR:-2e-4}" --jitter wide --turn 0.35 --lying 0.2 \
+		--rare-boost 2.5 --synthetic "$(ls -d $S/* | paste -sd,)" --synthetic-per-epoch 24000 --set-contrast 1.0 \
+		--contrast-scenes 4 --contrast-tiles 12 --heldout "$G/proc-heldout" --structure 1.0 --detector-boxes ../tile_detector.onnx \
+		--device cuda --workers 15 --time-budget "${BUDGET_S:-90}" --no-export --save "$OUT/g.pt" --out /tmp/gout 2>&1 | tee "$OUT/train.log"
+	;;
+*)
+	echo "usage: gpu_stage.sh pack|run" >&2
+	exit 2
+	;;
+esac
