@@ -426,6 +426,9 @@ def _epoch_job(seed):
         g.numpy() if torch.is_tensor(g) else g for g in groups)
 
 
+WORKER_WAIT = 900   # seconds: an epoch takes a worker one minute on the GPU machine, ten here
+
+
 class EpochPool:
     """Epochs cut ahead by worker processes (forked before the network
     touches the GPU), each from its own seed: a lent machine's cores keep
@@ -435,6 +438,7 @@ class EpochPool:
         import multiprocessing
         global _POOL
         _POOL = (train, synth, args, bg, t0)
+        self.workers = workers
         self.pool = multiprocessing.get_context("fork").Pool(workers)
         self.seed = 1000
         self.ahead = [self._submit() for _ in range(workers + 1)]
@@ -444,7 +448,13 @@ class EpochPool:
         return self.pool.apply_async(_epoch_job, (self.seed,))
 
     def next(self):
-        x, y, lie, groups = self.ahead.pop(0).get()
+        import multiprocessing
+        try:
+            x, y, lie, groups = self.ahead.pop(0).get(timeout=WORKER_WAIT)
+        except multiprocessing.TimeoutError:
+            self.pool.terminate()
+            raise SystemExit(f"no epoch from the {self.workers} workers in {WORKER_WAIT} s: they hang (an OpenCV built "
+                             "with its own thread pool, as pip's is, needs OPENCV_FOR_THREADS_NUM=1 before a fork)")
         self.ahead.append(self._submit())
         if groups is not None:
             groups = tuple(torch.from_numpy(g) if isinstance(g, np.ndarray) else g for g in groups)
