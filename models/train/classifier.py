@@ -8,6 +8,8 @@ CPU, one thread, fixed seeds: the same run gives the same model. With
 machine"): faster, and not byte for byte what the CPU gives.
 """
 import argparse
+import math
+import multiprocessing
 import os
 import random
 import time
@@ -435,7 +437,6 @@ class EpochPool:
     its GPU busy. Not make train's order, so not its bytes."""
 
     def __init__(self, train, synth, args, bg, workers, t0):
-        import multiprocessing
         global _POOL
         _POOL = (train, synth, args, bg, t0)
         self.workers = workers
@@ -448,7 +449,6 @@ class EpochPool:
         return self.pool.apply_async(_epoch_job, (self.seed,))
 
     def next(self):
-        import multiprocessing
         try:
             x, y, lie, groups = self.ahead.pop(0).get(timeout=WORKER_WAIT)
         except multiprocessing.TimeoutError:
@@ -478,7 +478,6 @@ class Budget:
         return self.frac() >= 1
 
     def step(self, opt):
-        import math
         f = self.frac()
         k = f / 0.05 if f < 0.05 else 0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * min(1.0, (f - 0.05) / 0.95)))
         for g, peak in zip(opt.param_groups, self.peaks):

@@ -23,6 +23,15 @@ cd "$(dirname "$0")/../.."
 R=$PWD
 TEN=default,classic,jade,smooth,postmodern,dorothys,dorothys2,dorwhite,dorwhite2,real
 case "${1:-}" in
+photos)
+	# the 540 train photos the stage carries (every second in name order,
+	# less every fifth of those), copied into DIR; train.sh takes the same
+	mkdir -p "${2:?usage: gpu_stage.sh photos DIR}"
+	shared=$(cd models/train && /usr/bin/python3 -c 'from common import photos_dir; print(photos_dir())')
+	ls "$shared/train"/*.jpg | sort | awk 'NR % 2 == 1' | awk 'NR % 5 != 0' | while read -r f; do
+		cp "$f" "${f%.jpg}.txt" "$2/"
+	done
+	;;
 pack)
 	PY=/usr/bin/python3
 	G=$R/.gpu W=$(mktemp -d)
@@ -33,9 +42,7 @@ pack)
 	$PY synth_replay.py record "$G/atlas.pkl.gz" -- scenes --sets proc --rare train --variety --n 300 --seed 31 --out "$W/a"
 	$PY synth_replay.py record "$G/atlas.pkl.gz" -- scenes --sets $TEN --rare train --variety --n 200 --seed 3 --out "$W/b"
 	$PY synth_replay.py record "$G/atlas.pkl.gz" --complete -- scenes --sets $TEN --rare train --variety --dark 0.35 --n 200 --seed 21 --out "$W/c"
-	ls "$shared/train"/*.jpg | sort | awk 'NR % 2 == 1' | awk 'NR % 5 != 0' | while read -r f; do
-		cp "$f" "${f%.jpg}.txt" "$G/photos/train/"
-	done
+	bash "$R/models/train/gpu_stage.sh" photos "$G/photos/train"
 	cp -r "$shared/dev" "$G/photos/dev"
 	cp -r "$R/testdata/synth/proc-heldout" "$G/proc-heldout"
 	du -sh "$G"
@@ -67,7 +74,7 @@ run)
 		--device cuda --workers 15 --time-budget "${BUDGET_S:-90}" --no-export --save "$OUT/g.pt" --out /tmp/gout 2>&1 | tee "$OUT/train.log"
 	;;
 *)
-	echo "usage: gpu_stage.sh pack|run" >&2
+	echo "usage: gpu_stage.sh pack|run|photos DIR" >&2
 	exit 2
 	;;
 esac

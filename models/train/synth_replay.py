@@ -75,7 +75,7 @@ def install(mode, atlas):
     glyphs, runs, sheets = atlas.setdefault("glyphs", {}), atlas.setdefault("runs", {}), atlas.setdefault("sheets", {})
     elements = atlas.setdefault("elements", {})
     missing = atlas.setdefault("_missing", [0])
-    fonts = atlas.setdefault("fonts", {})
+    fonts = atlas.setdefault("fonts", {})   # the font keys seen (record)
     real_ink_crop, real_run = A.ink_crop, subprocess.run
     if mode == "record":
         create = cv2.freetype.createFreeType2
@@ -89,7 +89,7 @@ def install(mode, atlas):
         if mode == "record":
             if key not in glyphs:
                 glyphs[key] = real_ink_crop(f, text, px)
-                fonts[f.key] = f
+                fonts[f.key] = None
             return glyphs[key]
         if key in glyphs:
             return glyphs[key]

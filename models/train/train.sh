@@ -117,10 +117,7 @@ $PY classifier.py --from-onnx "$W/s10/tile_classifier.onnx" $CLS --epochs 2 --lr
 for i in $(seq 0 9); do $PY synth.py scenes --sets proc --rare train --variety --n 500 --seed $((100 + i)) --out "$W/g1/p$i"; done
 for i in 0 1 2; do $PY synth.py scenes --sets $TEN --rare train --variety --n 500 --seed $((200 + i)) --out "$W/g1/t$i"; done
 for i in 0 1; do $PY synth.py scenes --sets $TEN --rare train --variety --dark 0.35 --n 500 --seed $((300 + i)) --out "$W/g1/d$i"; done
-mkdir -p "$W/g1/photos"
-P=$($PY -c 'from common import photos_dir; print(photos_dir())')
-ls "$P/train"/*.jpg | sort | awk 'NR % 2 == 1' | awk 'NR % 5 != 0' |
-	while read -r f; do cp "$f" "${f%.jpg}.txt" "$W/g1/photos/"; done
+bash gpu_stage.sh photos "$W/g1/photos"
 $PY classifier.py --from-onnx "$W/s11/tile_classifier.onnx" --width 2 --epochs 15 --lr 2e-4 --jitter wide --turn 0.35 --lying 0.2 --rare-boost 2.5 \
 	--synthetic "$(ls -d "$W"/g1/[ptd]* | paste -sd,)" --synthetic-per-epoch 24000 --set-contrast 1.0 $SET --structure 1.0 \
 	--heldout ../../testdata/synth/proc-heldout --detector-boxes ../tile_detector.onnx --train-dir "$W/g1/photos"
