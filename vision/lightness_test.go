@@ -46,7 +46,7 @@ func TestInvertLightness(t *testing.T) {
 // its lightness inverted, and that reading finds far more of its labelled
 // tiles; the confident sample photo is read once.
 func TestDarkFacesReadInverted(t *testing.T) {
-	const stem = "../testdata/synth/fluffy-black/synth_4_00033"
+	const stem = "../testdata/synth/fluffy-black/synth_4_00053"
 	rec := recognizer(t)
 	data, err := os.ReadFile(stem + ".jpg")
 	if err != nil {

@@ -53,15 +53,18 @@ run)
 	# with more than one OpenCV thread the epoch workers hang for good.
 	export OPENCV_FOR_THREADS_NUM=1
 	G=$R/.gpu S=/tmp/scenes OUT=${OUT:-/tmp/gpu-out}
+	# scenes a process and the seeds' shift: G1 drew 500 of seeds 100-109,
+	# 200-202, 300-301 (the defaults); G2 600 of 110-119, 210-212, 310-311
+	N=${SCENES_N:-500} SHIFT=${SEED_SHIFT:-0}
 	mkdir -p "$OUT" shared/data && ln -sfn "$G/photos" shared/data/photos
 	nvidia-smi -L || true
 	python3 -c "import torch, cv2, numpy; print(torch.__version__, cv2.__version__, numpy.__version__, torch.cuda.is_available())"
 	cd models/train
 	gen() { timeout "${GEN_S:-100}" python3 synth_replay.py replay "$G/atlas.pkl.gz" -- scenes "$@" >/dev/null 2>>"$OUT/gen.log" || true; }
 	if [ ! -d $S/p0 ]; then
-		for i in $(seq 0 9); do gen --sets proc --rare train --variety --n 500 --seed $((100 + i)) --out $S/p$i & done
-		for i in 0 1 2; do gen --sets $TEN --rare train --variety --n 500 --seed $((200 + i)) --out $S/t$i & done
-		for i in 0 1; do gen --sets $TEN --rare train --variety --dark 0.35 --n 500 --seed $((300 + i)) --out $S/d$i & done
+		for i in $(seq 0 9); do gen --sets proc --rare train --variety --n $N --seed $((100 + SHIFT + i)) --out $S/p$i & done
+		for i in 0 1 2; do gen --sets $TEN --rare train --variety --n $N --seed $((200 + SHIFT + i)) --out $S/t$i & done
+		for i in 0 1; do gen --sets $TEN --rare train --variety --dark 0.35 --n $N --seed $((300 + SHIFT + i)) --out $S/d$i & done
 		wait
 	fi
 	for f in $S/*/*.jpg; do [ -f "${f%.jpg}.txt" ] || rm -f "$f"; done
