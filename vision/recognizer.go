@@ -274,16 +274,18 @@ func (r *Recognizer) recognizeMat(st *steps, img gocv.Mat) ([]TileSeen, error) {
 // lightness inverted (see invertLightness). Measured on every labelled
 // folder read both ways, keeping the reading of more worth and mean
 // confidence (worth alone took a second reading with more boxes of
-// table in it for two of the traditional set's scenes): dev photos
-// never read better inverted and none reads under 0.855; of the dark-faced
+// table in it for two of the traditional set's scenes), at 0.8 with the
+// stage-9 classifier: dev photos never read better inverted and none
+// read under 0.855; of the dark-faced
 // fluffy-black scenes, 47 of 60 read under 0.8 and they hold 435 of the
 // 473 tiles the inverted view gains; the light designs (fluffy, traditional,
 // egypt, proc-set) gain nothing and pay a second reading in 3 to 47% of
 // their photos. With classifier G2, which reads dark faces more surely
 // as they are (and wrongly: a fluffy-black scene at 0.91 with none of its
 // 30 tiles right), 0.8 let most fluffy-black scenes through unretried:
-// alone 0.754 (G1 0.815). At 0.9 it reads 0.804, at 0.95 0.837; the
-// light designs read as at 0.8 (fluffy 0.3 points less at 0.95) so long
+// alone 0.754 (G1 0.815). At 0.9 it reads 0.804, at 0.95 0.837
+// (proc-heldout 0.844 -> 0.867); the other designs read as at 0.8
+// (fluffy 0.3 points less at 0.95) so long
 // as the boxes are still evened from unsureBoxes up (a 0.9 there too cost
 // each light design up to half a point); dev reads the same, with 20%
 // more CPU (13.9 s for the 100 photos against 11.6 s).
@@ -411,11 +413,13 @@ func (r *Recognizer) readBoxes(st *steps, img gocv.Mat) ([]box, []reading, error
 	if len(reads) != len(boxes) {
 		return nil, nil, nil
 	}
-	// A photo read as unsurely as a set with dark faces (see
-	// recognizeMat) is left as found, so that its view inverted is still
-	// tried: boxes grown to their neighbours' size would make its first
-	// view look surer than it reads (fluffy-black alone: 0.790 with this,
-	// 0.778 without).
+	// A photo read very unsurely (under unsureBoxes, lower than
+	// unsureReading on purpose) is left as found, so that its view
+	// inverted is surely tried: boxes grown to their neighbours' size
+	// would make its first view look surer than it reads (fluffy-black
+	// alone with the stage-9 classifier: 0.790 with this, 0.778 without).
+	// From unsureBoxes up the boxes are evened, and a photo they lift to
+	// unsureReading is not read again (see unsureReading).
 	if r.bank != nil || meanSure(reads) >= unsureBoxes {
 		boxes, reads = evenSizes(&w.cls, &r.cls, img, boxes, reads)
 	}

@@ -11,9 +11,13 @@
 # pack records what synth.py reads from Debian's packages (synth_replay.py)
 # and takes 540 of the 1,350 train photos (every second in name order, less
 # every fifth of those), the dev photos and the proc-heldout design. run
-# draws 7,500 scenes of fresh seeds on the machine's 16 cores (75 s), then
-# trains from the shipped classifier for BUDGET_S seconds of GPU time with 15
-# processes cutting the epochs (6 s an epoch) and leaves the state in
+# draws 15 x SCENES_N scenes (500: G1's 7,500 of seeds 100-109, 200-202,
+# 300-301, 75 s; SEED_SHIFT=10 and SCENES_N=600 were G2's) on the
+# machine's 16 cores, each process given GEN_S seconds, then trains from
+# the shipped classifier (models/tile_classifier.onnx: G2 now, so a next
+# stage takes SEED_SHIFT=20 or more; remaking G2 needs checkpoints/
+# classifier-g1 copied there first) for BUDGET_S seconds of GPU time with
+# 15 processes cutting the epochs (5-6 s an epoch) and leaves the state in
 # $OUT/g.pt; export it here:
 #   /usr/bin/python3 classifier.py --resume g.pt --width 2 --epochs 0 --lying 0.2 --limit 1 --out DIR
 # The same recipe on this machine's CPU: `run` with --device cpu, --workers 1
@@ -56,11 +60,12 @@ run)
 	# scenes a process and the seeds' shift: G1 drew 500 of seeds 100-109,
 	# 200-202, 300-301 (the defaults); G2 600 of 110-119, 210-212, 310-311
 	N=${SCENES_N:-500} SHIFT=${SEED_SHIFT:-0}
+	GEN_S=${GEN_S:-$((N / 4 + 40))}   # a process's scenes take about N / 6 s
 	mkdir -p "$OUT" shared/data && ln -sfn "$G/photos" shared/data/photos
 	nvidia-smi -L || true
 	python3 -c "import torch, cv2, numpy; print(torch.__version__, cv2.__version__, numpy.__version__, torch.cuda.is_available())"
 	cd models/train
-	gen() { timeout "${GEN_S:-100}" python3 synth_replay.py replay "$G/atlas.pkl.gz" -- scenes "$@" >/dev/null 2>>"$OUT/gen.log" || true; }
+	gen() { timeout "$GEN_S" python3 synth_replay.py replay "$G/atlas.pkl.gz" -- scenes "$@" >/dev/null 2>>"$OUT/gen.log" || true; }
 	if [ ! -d $S/p0 ]; then
 		for i in $(seq 0 9); do gen --sets proc --rare train --variety --n $N --seed $((100 + SHIFT + i)) --out $S/p$i & done
 		for i in 0 1 2; do gen --sets $TEN --rare train --variety --n $N --seed $((200 + SHIFT + i)) --out $S/t$i & done

@@ -123,7 +123,7 @@ $PY classifier.py --from-onnx "$W/s11/tile_classifier.onnx" --width 2 --epochs 1
 	--heldout ../../testdata/synth/proc-heldout --detector-boxes ../tile_detector.onnx --train-dir "$W/g1/photos" --out "$W/g1"
 # G2, shipped (checkpoints/classifier-g1 keeps G1): G1, then 74 epochs in
 # 370 s on a lent GPU machine (SCENES_N=600 SEED_SHIFT=10 BUDGET_S=370
-# gpu_stage.sh run; models/README.md, "Stage G2"); here in order with
+# GEN_S=140 gpu_stage.sh run; models/README.md, "Stage G2"); here in order with
 # --epochs 74 (not the same bytes; about fifteen hours on one core), from
 # 9,000 scenes of fresh seeds and the same 540 photos:
 for i in $(seq 0 9); do $PY synth.py scenes --sets proc --rare train --variety --n 600 --seed $((110 + i)) --out "$W/g2/p$i"; done
