@@ -5,8 +5,9 @@
 # at most 64 MiB. So:
 #
 #   bash models/train/gpu_stage.sh pack     # here: .gpu/ (about 42 MiB)
-#   # move testdata/, docs/ and models/train/checkpoints/ out of the tree,
-#   # then with the device tool: run "bash models/train/gpu_stage.sh run", carry [".gpu"]
+#   bash models/train/gpu_stage.sh aside    # testdata/, docs/, checkpoints/ out of the tree
+#   # with the device tool: run "bash models/train/gpu_stage.sh run", carry [".gpu"]
+#   bash models/train/gpu_stage.sh back     # and into it again
 #
 # pack records what synth.py reads from Debian's packages (synth_replay.py)
 # and takes 540 of the 1,350 train photos (every second in name order, less
@@ -26,6 +27,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 R=$PWD
 TEN=default,classic,jade,smooth,postmodern,dorothys,dorothys2,dorwhite,dorwhite2,real
+BIG="testdata docs models/train/checkpoints" ASIDE=${ASIDE:-$R/../.mjscan-gpu-aside}
 case "${1:-}" in
 photos)
 	# the 540 train photos the stage carries (every second in name order,
@@ -35,6 +37,28 @@ photos)
 	ls "$shared/train"/*.jpg | sort | awk 'NR % 2 == 1' | awk 'NR % 5 != 0' | while read -r f; do
 		cp "$f" "${f%.jpg}.txt" "$2/"
 	done
+	;;
+aside)
+	# the tracked folders a run needs not, out of the tree into $ASIDE, so
+	# that what travels (tracked files and .gpu/) fits the call's 64 MiB
+	[ ! -e "$ASIDE" ] || { echo "$ASIDE is there already: run 'gpu_stage.sh back' first" >&2; exit 1; }
+	git diff --quiet HEAD -- $BIG || { echo "commit or stash the changes under $BIG first" >&2; exit 1; }
+	mkdir -p "$ASIDE"
+	for d in $BIG; do mkdir -p "$ASIDE/$(dirname "$d")" && mv "$d" "$ASIDE/$d"; done
+	# (du: the files moved aside are missing, hence || true)
+	size=$( { git ls-files -z | xargs -0 -r du -cb 2>/dev/null || true; du -sb .gpu 2>/dev/null || true; } |
+		awk '$2 == "total" || $2 == ".gpu" {s += $1} END {print s + 0}')
+	echo "aside in $ASIDE; what travels: $((size / 1048576)) MiB of 64 (.gpu/ included); 'gpu_stage.sh back' puts it back"
+	;;
+back)
+	[ -d "$ASIDE" ] || { echo "nothing aside ($ASIDE)" >&2; exit 1; }
+	for d in $BIG; do
+		[ ! -e "$d" ] || { echo "$d is in the tree already; $ASIDE/$d stays where it is" >&2; exit 1; }
+	done
+	for d in $BIG; do mv "$ASIDE/$d" "$d"; done
+	rm -rf "$ASIDE"
+	git status --short -- $BIG | head -5
+	echo "back from $ASIDE"
 	;;
 pack)
 	PY=/usr/bin/python3
@@ -82,7 +106,7 @@ run)
 		--device cuda --workers 15 --time-budget "${BUDGET_S:-90}" --no-export --save "$OUT/g.pt" --out /tmp/gout 2>&1 | tee "$OUT/train.log"
 	;;
 *)
-	echo "usage: gpu_stage.sh pack|run|photos DIR" >&2
+	echo "usage: gpu_stage.sh pack|aside|run|back|photos DIR" >&2
 	exit 2
 	;;
 esac
