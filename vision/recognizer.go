@@ -271,24 +271,23 @@ func (r *Recognizer) recognizeMat(st *steps, img gocv.Mat) ([]TileSeen, error) {
 
 // unsureReading: without a bank, a photo whose tiles are read with a mean
 // confidence under this (or with no tile found) is read again with its
-// lightness inverted (see invertLightness). Measured on every labelled
-// folder read both ways, keeping the reading of more worth and mean
-// confidence (worth alone took a second reading with more boxes of
-// table in it for two of the traditional set's scenes), at 0.8 with the
-// stage-9 classifier: dev photos never read better inverted and none
-// read under 0.855; of the dark-faced
-// fluffy-black scenes, 47 of 60 read under 0.8 and they hold 435 of the
-// 473 tiles the inverted view gains; the light designs (fluffy, traditional,
-// egypt, proc-set) gain nothing and pay a second reading in 3 to 47% of
-// their photos. With classifier G2, which reads dark faces more surely
-// as they are (and wrongly: a fluffy-black scene at 0.91 with none of its
-// 30 tiles right), 0.8 let most fluffy-black scenes through unretried:
-// alone 0.754 (G1 0.815). At 0.9 it reads 0.804, at 0.95 0.837
-// (proc-heldout 0.844 -> 0.867); the other designs read as at 0.8
-// (fluffy 0.3 points less at 0.95) so long
-// as the boxes are still evened from unsureBoxes up (a 0.9 there too cost
-// each light design up to half a point); dev reads the same, with 20%
-// more CPU (13.9 s for the 100 photos against 11.6 s).
+// lightness inverted (see invertLightness), and the reading of more worth
+// and mean confidence stands (worth alone took a second reading with more
+// boxes of table in it for two of the traditional set's scenes).
+//
+// At 0.8, with the stage-9 classifier: dev photos never read better
+// inverted and none read under 0.855; of the dark-faced fluffy-black
+// scenes, 47 of 60 read under 0.8 and they held 435 of the 473 tiles the
+// inverted view gains; the light designs (fluffy, traditional, egypt,
+// proc-set) gained nothing and paid a second reading in 3 to 47% of their
+// photos. Classifier G2 reads dark faces more surely as they are, and
+// wrongly (a fluffy-black scene at 0.91 with none of its 30 tiles right),
+// so at 0.8 most fluffy-black scenes went unretried: alone 0.754 (G1
+// 0.815); at 0.9 0.804, at 0.95 0.837 (proc-heldout 0.844 -> 0.867). The
+// other designs read as at 0.8 (fluffy 0.3 points less) so long as boxes
+// are still evened from unsureBoxes up (0.9 there too cost each light
+// design up to half a point); dev reads the same with 20% more CPU (13.9 s
+// for the 100 photos against 11.6 s).
 const (
 	unsureReading = 0.95
 	unsureBoxes   = 0.8

@@ -120,10 +120,11 @@ func TestTeachFromLabelledPhotos(t *testing.T) {
 	}
 	t.Logf("egypt, taught from %d scenes, read on the other %d:\n%s", len(taughtNames), s.Images, s.Report(false))
 	// Floors at the level measured (models/README.md); the network alone
-	// reads these scenes at F1 0.21 (G2; 0.18 before). 0.87 with the stage-9 classifier
-	// (0.874); the S11 classifier reads 0.853 (its features take egypt's
-	// green backs in the close-up more often for the table): the held-out
-	// designs read with it gain more than egypt loses. G2 reads 0.908.
+	// reads these scenes at F1 0.21 (G2; 0.18 before). 0.87 with the
+	// stage-9 classifier (0.874); the S11 classifier reads 0.853 (its
+	// features take egypt's green backs in the close-up more often for the
+	// table): the held-out designs read with it gain more than egypt
+	// loses. G2 reads 0.908.
 	if f := s.F1(); f < 0.90 {
 		t.Errorf("taught egypt tile F1 %.3f, want at least 0.90", f)
 	}

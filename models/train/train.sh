@@ -108,28 +108,33 @@ $PY classifier.py --from-onnx "$W/s5/tile_classifier.onnx" $CLS --epochs 2 --lr 
 $PY classifier.py --from-onnx "$W/s9/tile_classifier.onnx" $CLS --epochs 1 --lr 1e-4 --synthetic "$S9" --synthetic-per-epoch 24000 --set-contrast 1.0 $SET --structure 1.0 --detector-boxes ../tile_detector.onnx --out "$W/s10"
 # S11 (checkpoints/classifier-s11): two more epochs with the detector's boxes at a lower rate
 $PY classifier.py --from-onnx "$W/s10/tile_classifier.onnx" $CLS --epochs 2 --lr 7e-5 --synthetic "$S9" --synthetic-per-epoch 16000 --set-contrast 1.0 $SET --structure 1.0 --detector-boxes ../tile_detector.onnx --out "$W/s11"
-# G1 (checkpoints/classifier-g1): ran on a lent GPU machine (gpu_stage.sh; models/README.md,
-# "Stage G1 on the GPU machine") as 15 epochs in 90 s with 15 processes
-# cutting the epochs; here the same recipe on the CPU, in order (--epochs 15
-# for --time-budget 90: the same data and schedule's length, not the same
-# bytes; about three hours on one core). Its 7,500 scenes (of seeds no
-# stage before drew) and its 540 train photos as gpu_stage.sh takes them:
-for i in $(seq 0 9); do $PY synth.py scenes --sets proc --rare train --variety --n 500 --seed $((100 + i)) --out "$W/g1/p$i"; done
-for i in 0 1 2; do $PY synth.py scenes --sets $TEN --rare train --variety --n 500 --seed $((200 + i)) --out "$W/g1/t$i"; done
-for i in 0 1; do $PY synth.py scenes --sets $TEN --rare train --variety --dark 0.35 --n 500 --seed $((300 + i)) --out "$W/g1/d$i"; done
+# The GPU stages (gpu_stage.sh run; models/README.md, "Stage G1 on the GPU
+# machine" and "Stage G2 ..."), here on the CPU in order: --epochs for
+# --time-budget, the same data and schedule's length, not the same bytes.
+# gscenes DIR N SHIFT draws a stage's scenes as gpu_stage.sh run does (15 x
+# N: drawn sets of seeds 100-109, ten-set 200-202, dark-fronted 300-301,
+# each shifted by SHIFT); gstage FROM EPOCHS DIR [ARGS] trains on them beside
+# the 540 train photos gpu_stage.sh takes.
+gscenes() {
+	for i in $(seq 0 9); do $PY synth.py scenes --sets proc --rare train --variety --n $2 --seed $((100 + $3 + i)) --out "$1/p$i"; done
+	for i in 0 1 2; do $PY synth.py scenes --sets $TEN --rare train --variety --n $2 --seed $((200 + $3 + i)) --out "$1/t$i"; done
+	for i in 0 1; do $PY synth.py scenes --sets $TEN --rare train --variety --dark 0.35 --n $2 --seed $((300 + $3 + i)) --out "$1/d$i"; done
+}
+gstage() {
+	from=$1 epochs=$2 dir=$3
+	shift 3
+	$PY classifier.py --from-onnx "$from" $CLS --epochs "$epochs" --lr 2e-4 --synthetic "$(ls -d "$dir"/[ptd][0-9] | paste -sd,)" \
+		--synthetic-per-epoch 24000 --set-contrast 1.0 $SET --structure 1.0 --detector-boxes ../tile_detector.onnx --train-dir "$W/g1/photos" "$@"
+}
 bash gpu_stage.sh photos "$W/g1/photos"
-$PY classifier.py --from-onnx "$W/s11/tile_classifier.onnx" --width 2 --epochs 15 --lr 2e-4 --jitter wide --turn 0.35 --lying 0.2 --rare-boost 2.5 \
-	--synthetic "$(ls -d "$W"/g1/[ptd][0-9] | paste -sd,)" --synthetic-per-epoch 24000 --set-contrast 1.0 $SET --structure 1.0 \
-	--heldout ../../testdata/synth/proc-heldout --detector-boxes ../tile_detector.onnx --train-dir "$W/g1/photos" --out "$W/g1"
-# G2, shipped (checkpoints/classifier-g1 keeps G1): G1, then 74 epochs in
-# 370 s on a lent GPU machine (SCENES_N=600 SEED_SHIFT=10 BUDGET_S=370
-# GEN_S=140 gpu_stage.sh run; models/README.md, "Stage G2"); here in order with
-# --epochs 74 (not the same bytes; about fifteen hours on one core), from
-# 9,000 scenes of fresh seeds and the same 540 photos:
-for i in $(seq 0 9); do $PY synth.py scenes --sets proc --rare train --variety --n 600 --seed $((110 + i)) --out "$W/g2/p$i"; done
-for i in 0 1 2; do $PY synth.py scenes --sets $TEN --rare train --variety --n 600 --seed $((210 + i)) --out "$W/g2/t$i"; done
-for i in 0 1; do $PY synth.py scenes --sets $TEN --rare train --variety --dark 0.35 --n 600 --seed $((310 + i)) --out "$W/g2/d$i"; done
-$PY classifier.py --from-onnx "$W/g1/tile_classifier.onnx" --width 2 --epochs 74 --lr 2e-4 --jitter wide --turn 0.35 --lying 0.2 --rare-boost 2.5 \
-	--synthetic "$(ls -d "$W"/g2/[ptd][0-9] | paste -sd,)" --synthetic-per-epoch 24000 --set-contrast 1.0 $SET --structure 1.0 \
-	--heldout ../../testdata/synth/proc-heldout --detector-boxes ../tile_detector.onnx --train-dir "$W/g1/photos"
+# G1 (checkpoints/classifier-g1): S11, then 15 epochs in 90 s with 15
+# processes cutting the epochs (about three hours on one core here), from
+# 7,500 scenes of seeds no stage before drew.
+gscenes "$W/g1" 500 0
+gstage "$W/s11/tile_classifier.onnx" 15 "$W/g1" --out "$W/g1"
+# G2, shipped: G1, then 74 epochs in 370 s (SCENES_N=600 SEED_SHIFT=10
+# BUDGET_S=370 GEN_S=140 gpu_stage.sh run; about fifteen hours on one core
+# here), from 9,000 scenes of fresh seeds.
+gscenes "$W/g2" 600 10
+gstage "$W/g1/tile_classifier.onnx" 74 "$W/g2"
 $PY calibrate_confidence.py
