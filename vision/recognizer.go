@@ -432,9 +432,15 @@ func (r *Recognizer) readBoxes(st *steps, img gocv.Mat) ([]box, []reading, error
 // close-up) still reads clearly, a patch of table or a half-hidden tile does
 // not. Both values were chosen on dev, and the same choice came out best on
 // either half of it (see models/README.md).
+//
+// A taught set's doubtful back (reading.doubtfulBack) is left out below
+// doubtfulBackBox however surely the head reads it: the head, taught the
+// set's backs as plain colour, reads glare and patches of table as backs
+// (models/README.md, "Doubtful backs").
 const (
 	weakBox           = 0.35
 	weakBoxConfidence = 0.9
+	doubtfulBackBox   = 0.3
 )
 
 // minReading: in recognition (not calibration, which reads a set the
@@ -456,9 +462,13 @@ const (
 const minReading = 0.4
 
 // dropWeak leaves out the boxes the detector is unsure of and the
-// classifier cannot read clearly.
+// classifier cannot read clearly, and a taught set's doubtful backs the
+// detector is unsure of.
 func dropWeak(boxes []box, reads []reading) ([]box, []reading) {
 	return keep(boxes, reads, func(b box, rd reading) bool {
+		if rd.doubtfulBack && rd.labels[0] == "0z" && b.score < doubtfulBackBox {
+			return false
+		}
 		return b.score >= weakBox || rd.probs[0] >= weakBoxConfidence
 	})
 }

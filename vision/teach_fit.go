@@ -31,6 +31,12 @@ const (
 	// backOverHead: a box the network reads as a back this surely is kept
 	// where the head takes it for no tile, if the set was taught its backs.
 	backOverHead = 0.99
+	// noTileDoubt: a back the head reads is doubtful (reading.doubtfulBack)
+	// where the head holds the box no tile at this or more, or the network
+	// reads a back under sureBack (blank.go); dropWeak leaves out a
+	// doubtful back the detector is unsure of. Chosen on the held-out
+	// designs' boxes read as backs (models/README.md, "Doubtful backs").
+	noTileDoubt = 0.1
 	// minPrior and maxPrior bound Head.Prior, how much the network's own
 	// reading weighs beside the head's (see Fit).
 	minPrior, maxPrior = 0.1, 1.0
@@ -402,7 +408,10 @@ func (h *Head) review(reads []reading, labels []string) ([]reading, []bool) {
 		if !taught[rd.labels[0]] && rd.probs[0] >= 0.9 {
 			continue
 		}
-		none := 0.0
+		none, netBack := 0.0, 0.0
+		if k, ok := at["0z"]; ok && k < len(rd.all) {
+			netBack = rd.all[k]
+		}
 		score := make([]float64, len(q))
 		sum := 0.0
 		for j, c := range h.Codes {
@@ -445,6 +454,7 @@ func (h *Head) review(reads []reading, labels []string) ([]reading, []bool) {
 				break
 			}
 		}
+		out.doubtfulBack = len(out.labels) > 0 && out.labels[0] == "0z" && (netBack < sureBack || none >= noTileDoubt)
 		reads[i] = out
 	}
 	return reads, keepBox
