@@ -257,8 +257,10 @@ func TestBackOverHead(t *testing.T) {
 
 // TestDoubtfulBack: a back the head reads is doubtful where the network
 // reads it as a back under sureBack or the head holds it no tile at
-// noTileDoubt or more, and dropWeak then leaves it out if the detector is
-// unsure of its box (under doubtfulBackBox), however surely it is read.
+// noTileDoubt or more (but not where the network's sure back keeps it,
+// as backOverHead does: egypt's green backs on green felt), and dropWeak
+// then leaves it out if the detector is unsure of its box (under
+// doubtfulBackBox), however surely it is read.
 func TestDoubtfulBack(t *testing.T) {
 	// Three features: no tile, a back, the 1 of characters.
 	h := &Head{Codes: []string{noTile, "0z", "1m"}, Dim: 3, W: []float32{1, 0, 0, 0, 1, 0, 0, 0, 1}, B: make([]float32, 3), Prior: 0.5}
@@ -275,6 +277,7 @@ func TestDoubtfulBack(t *testing.T) {
 		{"a back the network doubts", read(0.6, 0, 1, 0), true},
 		{"a back the head holds may be no tile", read(0.95, 0.8, 1, 0), true},
 		{"a 1m the network took for a back", read(0.6, 0, 0, 1), false},
+		{"a sure back of the network the head holds no tile: backOverHead's back stands", read(0.995, 1, 0.3, 0), false},
 	}
 	for _, c := range cases {
 		got, keep := h.review([]reading{c.rd}, labels)

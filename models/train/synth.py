@@ -302,9 +302,22 @@ def meld(rng, smp):
     return [(c, q if i == side else 0) for i, c in enumerate(cs)]
 
 
-def build_layout(rng, smp):
-    """Rows of tiles in tile-height units: list of rows, row = list of (code, quarter, gap_before)."""
-    kind = rng.choice(["game", "block", "scatter", "long"], p=[0.5, 0.22, 0.16, 0.12])
+# Layouts --kinds may ask for besides the four every scene draws from:
+# rows of plain backs touching (a wall, the dead wall, a concealed kong's
+# row) and close-ups of a few large tiles, half of them lying across. The
+# broad detector boxed both badly: a row of backs as one wide box, a large
+# lying tile as two or three square parts (models/README.md, "Doubtful
+# backs").
+EXTRA_KINDS = ("backs", "close")
+
+
+def build_layout(rng, smp, kinds=None):
+    """Rows of tiles in tile-height units: list of rows, row = list of (code, quarter, gap_before).
+    kinds: the layouts to draw from, equally (default: the four, as weighted below)."""
+    if kinds:
+        kind = kinds[int(rng.integers(len(kinds)))]
+    else:
+        kind = rng.choice(["game", "block", "scatter", "long"], p=[0.5, 0.22, 0.16, 0.12])
     rows = []
     g = lambda: rng.uniform(0.01, 0.07)
     if kind == "game":
@@ -342,6 +355,14 @@ def build_layout(rng, smp):
         if rng.random() < 0.35:
             r = int(rng.integers(len(rows)))
             rows[r] = [("0z", 0, gg) for _, _, gg in rows[r]]
+    elif kind == "backs":
+        for _ in range(int(rng.integers(1, 5))):
+            row = []
+            for _ in range(int(rng.integers(1, 4))):
+                tight = rng.uniform(0.0, 0.015)
+                row += [("0z", 0, tight) for _ in range(int(rng.integers(2, 9)))]
+                row += [(smp.any_tile(rng), 0, g()) for _ in range(int(rng.integers(0, 4)))]
+            rows.append(row)
     elif kind == "long":
         rows.append([(smp.any_tile(rng), 0, g()) for _ in range(int(rng.integers(14, 22)))])
         if rng.random() < 0.5:
@@ -363,7 +384,7 @@ def row_geometry(row):
     return xs, x
 
 
-def make_scene(idx, seed, sets, rare, quality=None, variety=False, dark=0.0, one_style=False):
+def make_scene(idx, seed, sets, rare, quality=None, variety=False, dark=0.0, one_style=False, kinds=None):
     rng = np.random.default_rng([seed, idx, 7919])
     setname = sets[int(rng.integers(len(sets)))]
     smp = Sampler(rare, flowers=setname not in R.FLUFFY)
@@ -426,14 +447,16 @@ def make_scene(idx, seed, sets, rare, quality=None, variety=False, dark=0.0, one
         body = tuple(float(c) for c in np.clip(b * prng.uniform(0.8, 1.15, 3), 0, 255))
         ivory_frac = prng.uniform(0.15, 0.85)
         thick = prng.uniform(0.6, 1.5)
-    kind, rows = build_layout(rng, smp)
+    kind, rows = build_layout(rng, smp, kinds)
     tiles = []
     # target tile height in output px
     u = rng.random()
     th_out = np.exp(rng.uniform(np.log(35), np.log(150))) if u < 0.85 else np.exp(rng.uniform(np.log(16), np.log(35)))
     off_dir = np.array([rng.uniform(-0.12, 0.12), rng.uniform(0.04, 0.26) * (1 if rng.random() < 0.85 else -0.6)])
-    if kind == "scatter":
-        n = int(rng.integers(5, 20))
+    if kind == "close":   # a few tiles photographed from near
+        th_out = np.exp(rng.uniform(np.log(80), np.log(260)))
+    if kind in ("scatter", "close"):
+        n = int(rng.integers(5, 20)) if kind == "scatter" else int(rng.integers(2, 7))
         th = th_out / k_out
         th = min(th, np.sqrt(vw * vh / (n * 2.2 * 0.75)))
         placed = []
@@ -446,7 +469,7 @@ def make_scene(idx, seed, sets, rare, quality=None, variety=False, dark=0.0, one
                 continue
             placed.append((cx, cy))
             code = smp.any_tile(rng) if rng.random() < 0.85 else "0z"
-            q = int(rng.choice(4, p=[0.45, 0.2, 0.15, 0.2]))
+            q = int(rng.choice(4, p=[0.45, 0.2, 0.15, 0.2] if kind == "scatter" else [0.3, 0.3, 0.1, 0.3]))
             tiles.append((code, q, rng.uniform(-25, 25), cx, cy, th, -1))
     else:
         upside = [rng.random() < 0.12 for _ in rows]
@@ -504,7 +527,8 @@ def cmd_scenes(args):
     counts = {}
     t0 = time.time()
     for i in range(args.n):
-        img, labels, q, setname = make_scene(i, args.seed, sets, args.rare, args.quality, args.variety, args.dark, args.one_style)
+        img, labels, q, setname = make_scene(i, args.seed, sets, args.rare, args.quality, args.variety, args.dark, args.one_style,
+                                             args.kinds.split(",") if args.kinds else None)
         stem = f"synth_{args.seed}_{i:05d}"
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
         with open(os.path.join(args.out, stem + ".jpg"), "wb") as f:
@@ -553,6 +577,7 @@ def main(argv=None):
     p.add_argument("--dark", type=float, default=0.0, help="with --variety: share of scenes whose tiles have dark fronts and light art")
     p.add_argument("--variety", action="store_true", help="with --rare train: per-tile style variety (hue, strokes, fronts, backs, fonts of the drawn classes)")
     p.add_argument("--one-style", action="store_true", help="every scene shows one set, as a player's photos of their own tiles do: one drawn style (proc, proc-heldout); for a tile art, one body and back colour, one tint and one drawing of each rare code")
+    p.add_argument("--kinds", default="", help="layouts to draw from, comma-separated: game, block, scatter, long, and " + ", ".join(EXTRA_KINDS) + " (default: the first four, weighted)")
     p.add_argument("--out", required=True)
     args = ap.parse_args(argv)
     {"faces": cmd_faces, "sheet": cmd_sheet, "grid": cmd_grid, "scenes": cmd_scenes}[args.cmd](args)
