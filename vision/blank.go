@@ -55,6 +55,10 @@ const (
 // dragon but far from the faces' colour is a back; one read as a back
 // but of the faces' colour, in a photo whose other backs are not, is a
 // blank dragon (a photo's backs are all of one colour: a set's body).
+// blankFace says whether a code is one of the two bare faces: a back or
+// the blank white dragon.
+func blankFace(code string) bool { return code == "0z" || code == "5z" }
+
 func blanks(img gocv.Mat, boxes []box, reads []reading) []reading {
 	if img.Type() != gocv.MatTypeCV8UC3 || len(boxes) != len(reads) {
 		return reads

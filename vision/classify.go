@@ -26,11 +26,11 @@ type reading struct {
 	// all is the network's probability of every label, in the manifest's
 	// order (nil where a reading did not come from the network).
 	all []float64
-	// doubtfulBack marks a taught set's head reading a back where the
-	// network or the head's own no-tile class doubts it (Head.review): a
-	// plain patch of table or glare looks like a back to a head taught
-	// backs of one colour.
-	doubtfulBack bool
+	// doubtfulBlank marks a taught set's head reading a blank face (a back
+	// or the blank white dragon) where the network or the head's own
+	// no-tile class doubts it (Head.review): a bare patch of table or
+	// glare looks like a back or a blank dragon to a head taught them.
+	doubtfulBlank bool
 }
 
 // cropTile cuts one tile out of the photo as the classifier expects it

@@ -432,16 +432,19 @@ func (r *Recognizer) readBoxes(st *steps, img gocv.Mat) ([]box, []reading, error
 // close-up) still reads clearly, a patch of table or a half-hidden tile does
 // not. Both values were chosen on dev, and the same choice came out best on
 // either half of it (see models/README.md).
-//
-// A taught set's doubtful back (reading.doubtfulBack) is left out below
-// doubtfulBackBox however surely the head reads it: the head, taught the
-// set's backs as plain colour, reads glare and patches of table as backs
-// (models/README.md, "Doubtful backs").
 const (
 	weakBox           = 0.35
 	weakBoxConfidence = 0.9
-	doubtfulBackBox   = 0.3
 )
+
+// doubtfulBlankBox: a taught set's doubtful blank face
+// (reading.doubtfulBlank) boxed under this is left out however surely
+// the head reads it: the head, taught the set's backs and blank dragon
+// as bare faces, reads glare and patches of table as them. Chosen on the
+// held-out designs' boxes read as backs, against weakBox's 0.35; their
+// real blank dragons were boxed at 0.44 or more (models/README.md,
+// "Doubtful backs and blank dragons").
+const doubtfulBlankBox = 0.3
 
 // minReading: in recognition (not calibration, which reads a set the
 // network may not know), a box whose reading does not reach this
@@ -462,11 +465,11 @@ const (
 const minReading = 0.4
 
 // dropWeak leaves out the boxes the detector is unsure of and the
-// classifier cannot read clearly, and a taught set's doubtful backs the
-// detector is unsure of.
+// classifier cannot read clearly, and a taught set's doubtful blank faces
+// the detector is unsure of.
 func dropWeak(boxes []box, reads []reading) ([]box, []reading) {
 	return keep(boxes, reads, func(b box, rd reading) bool {
-		if rd.doubtfulBack && rd.labels[0] == "0z" && b.score < doubtfulBackBox {
+		if rd.doubtfulBlank && blankFace(rd.labels[0]) && b.score < doubtfulBlankBox {
 			return false
 		}
 		return b.score >= weakBox || rd.probs[0] >= weakBoxConfidence

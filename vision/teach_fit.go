@@ -31,11 +31,15 @@ const (
 	// backOverHead: a box the network reads as a back this surely is kept
 	// where the head takes it for no tile, if the set was taught its backs.
 	backOverHead = 0.99
-	// noTileDoubt: a back the head reads is doubtful (reading.doubtfulBack)
-	// where the head holds the box no tile at this or more, or the network
-	// reads a back under sureBack (blank.go); dropWeak leaves out a
-	// doubtful back the detector is unsure of. Chosen on the held-out
-	// designs' boxes read as backs (models/README.md, "Doubtful backs").
+	// noTileDoubt: a blank face the head reads (a back or the blank
+	// dragon) is doubtful (reading.doubtfulBlank) where the head holds the
+	// box no tile at this or more, or the network reads that face under
+	// sureBack (blank.go); dropWeak leaves out a doubtful blank face the
+	// detector is unsure of. Chosen with sureBack's 0.9 on the boxes the
+	// head reads as backs in the held-out designs (at 0.1 and 0.2 alike;
+	// 0.05 with 0.95 lost more real backs), so measured on the designs it
+	// was chosen on (models/README.md, "Doubtful backs and blank
+	// dragons").
 	noTileDoubt = 0.1
 	// minPrior and maxPrior bound Head.Prior, how much the network's own
 	// reading weighs beside the head's (see Fit).
@@ -387,8 +391,10 @@ func (h *Head) probs(feat []float32) []float64 {
 // taught code scores the head's probability times the network's to the
 // power Prior. The network's reading stands where it is sure of a tile
 // the set was not taught (a back or a joker the teaching photos did not
-// show). Boxes the head takes for no tile come back with keep false.
-// labels are the network's labels, in the order of each reading's all.
+// show). Boxes the head takes for no tile come back with keep false, and
+// blank faces it reads that the network or its no-tile class doubts come
+// back marked doubtfulBlank (see noTileDoubt). labels are the network's
+// labels, in the order of each reading's all.
 func (h *Head) review(reads []reading, labels []string) ([]reading, []bool) {
 	keepBox := make([]bool, len(reads))
 	taught := map[string]bool{}
@@ -408,10 +414,7 @@ func (h *Head) review(reads []reading, labels []string) ([]reading, []bool) {
 		if !taught[rd.labels[0]] && rd.probs[0] >= 0.9 {
 			continue
 		}
-		none, netBack := 0.0, 0.0
-		if k, ok := at["0z"]; ok && k < len(rd.all) {
-			netBack = rd.all[k]
-		}
+		none := 0.0
 		score := make([]float64, len(q))
 		sum := 0.0
 		for j, c := range h.Codes {
@@ -454,7 +457,13 @@ func (h *Head) review(reads []reading, labels []string) ([]reading, []bool) {
 				break
 			}
 		}
-		out.doubtfulBack = len(out.labels) > 0 && out.labels[0] == "0z" && (netBack < sureBack || none >= noTileDoubt)
+		if len(out.labels) > 0 && blankFace(out.labels[0]) {
+			net := 0.0
+			if k, ok := at[out.labels[0]]; ok && k < len(rd.all) {
+				net = rd.all[k]
+			}
+			out.doubtfulBlank = net < sureBack || none >= noTileDoubt
+		}
 		reads[i] = out
 	}
 	return reads, keepBox

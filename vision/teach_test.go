@@ -255,45 +255,53 @@ func TestBackOverHead(t *testing.T) {
 	}
 }
 
-// TestDoubtfulBack: a back the head reads is doubtful where the network
-// reads it as a back under sureBack or the head holds it no tile at
-// noTileDoubt or more (but not where the network's sure back keeps it,
-// as backOverHead does: egypt's green backs on green felt), and dropWeak
-// then leaves it out if the detector is unsure of its box (under
-// doubtfulBackBox), however surely it is read.
-func TestDoubtfulBack(t *testing.T) {
-	// Three features: no tile, a back, the 1 of characters.
-	h := &Head{Codes: []string{noTile, "0z", "1m"}, Dim: 3, W: []float32{1, 0, 0, 0, 1, 0, 0, 0, 1}, B: make([]float32, 3), Prior: 0.5}
-	labels := []string{"1m", "0z"}
-	read := func(back float64, feat ...float32) reading {
-		return reading{labels: []string{"0z", "1m"}, probs: []float64{back, 1 - back}, all: []float64{1 - back, back}, feat: feat}
+// TestDoubtfulBlank: a blank face the head reads (a back or the blank
+// white dragon) is doubtful where the network reads that face under
+// sureBack or the head holds it no tile at noTileDoubt or more (but not
+// where the network's sure back keeps it, as backOverHead does: egypt's
+// green backs on green felt), and dropWeak then leaves it out if the
+// detector is unsure of its box (under doubtfulBlankBox), however surely
+// it is read.
+func TestDoubtfulBlank(t *testing.T) {
+	// Four features: no tile, a back, the 1 of characters, the blank dragon.
+	h := &Head{Codes: []string{noTile, "0z", "1m", "5z"}, Dim: 4, W: []float32{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}, B: make([]float32, 4), Prior: 0.5}
+	labels := []string{"1m", "0z", "5z"}
+	read := func(code string, p float64, feat ...float32) reading {
+		all := []float64{(1 - p) / 2, (1 - p) / 2, (1 - p) / 2}
+		all[slices.Index(labels, code)] = p
+		return reading{labels: []string{code}, probs: []float64{p}, all: all, feat: feat}
 	}
 	cases := []struct {
 		name     string
 		rd       reading
 		doubtful bool
 	}{
-		{"a back both read surely", read(0.95, 0, 1, 0), false},
-		{"a back the network doubts", read(0.6, 0, 1, 0), true},
-		{"a back the head holds may be no tile", read(0.95, 0.8, 1, 0), true},
-		{"a 1m the network took for a back", read(0.6, 0, 0, 1), false},
-		{"a sure back of the network the head holds no tile: backOverHead's back stands", read(0.995, 1, 0.3, 0), false},
+		{"a back both read surely", read("0z", 0.95, 0, 1, 0, 0), false},
+		{"a back the network doubts", read("0z", 0.6, 0, 1, 0, 0), true},
+		{"a back the head holds no tile at 0.17", read("0z", 0.95, 0.75, 1, 0, 0), true},
+		{"a 1m the network took for a back", read("0z", 0.6, 0, 0, 1, 0), false},
+		{"a sure back of the network the head holds no tile: backOverHead's back stands", read("0z", 0.995, 1, 0.3, 0, 0), false},
+		{"a blank dragon both read surely", read("5z", 0.95, 0, 0, 0, 1), false},
+		{"a blank dragon the network doubts", read("5z", 0.5, 0, 0, 0, 1), true},
 	}
 	for _, c := range cases {
 		got, keep := h.review([]reading{c.rd}, labels)
 		if !keep[0] {
 			t.Fatalf("%s: the head left the box out", c.name)
 		}
-		if got[0].doubtfulBack != c.doubtful {
-			t.Errorf("%s: read %v %v, doubtful %v, want %v", c.name, got[0].labels, got[0].probs, got[0].doubtfulBack, c.doubtful)
+		if got[0].doubtfulBlank != c.doubtful {
+			t.Errorf("%s: read %v %v, doubtful %v, want %v", c.name, got[0].labels, got[0].probs, got[0].doubtfulBlank, c.doubtful)
 		}
 	}
 	sure := reading{labels: []string{"0z"}, probs: []float64{0.99}}
 	doubtful := sure
-	doubtful.doubtfulBack = true
-	boxes := []box{{score: 0.2}, {score: 0.2}, {score: doubtfulBackBox}}
-	_, kept := dropWeak(boxes, []reading{sure, doubtful, doubtful})
-	if len(kept) != 2 || kept[0].doubtfulBack || !kept[1].doubtfulBack {
-		t.Errorf("dropWeak kept %+v, want the sure back and the doubtful one the detector is sure of", kept)
+	doubtful.doubtfulBlank = true
+	blank := reading{labels: []string{"5z"}, probs: []float64{0.99}, doubtfulBlank: true}
+	// a doubtful back a later step read as a tile with a face
+	turned := reading{labels: []string{"6z"}, probs: []float64{0.99}, doubtfulBlank: true}
+	boxes := []box{{score: 0.2}, {score: 0.2}, {score: doubtfulBlankBox}, {score: 0.2}, {score: 0.2}}
+	_, kept := dropWeak(boxes, []reading{sure, doubtful, doubtful, blank, turned})
+	if len(kept) != 3 || kept[0].doubtfulBlank || !kept[1].doubtfulBlank || kept[2].labels[0] != "6z" {
+		t.Errorf("dropWeak kept %+v, want the sure back, the doubtful one the detector is sure of, and the 6z", kept)
 	}
 }

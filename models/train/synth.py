@@ -304,10 +304,10 @@ def meld(rng, smp):
 
 # Layouts --kinds may ask for besides the four every scene draws from:
 # rows of plain backs touching (a wall, the dead wall, a concealed kong's
-# row) and close-ups of a few large tiles, half of them lying across. The
+# row) and close-ups of a few large tiles, 60% of them lying across. The
 # broad detector boxed both badly: a row of backs as one wide box, a large
 # lying tile as two or three square parts (models/README.md, "Doubtful
-# backs").
+# backs and blank dragons").
 EXTRA_KINDS = ("backs", "close")
 
 
@@ -523,12 +523,16 @@ def make_scene(idx, seed, sets, rare, quality=None, variety=False, dark=0.0, one
 
 def cmd_scenes(args):
     sets = args.sets.split(",")
+    kinds = args.kinds.split(",") if args.kinds else None
+    unknown = sorted(set(kinds or []) - {"game", "block", "scatter", "long", *EXTRA_KINDS})
+    if unknown:
+        sys.exit(f"--kinds: no layout {', '.join(unknown)} (game, block, scatter, long, {', '.join(EXTRA_KINDS)})")
     os.makedirs(args.out, exist_ok=True)
     counts = {}
     t0 = time.time()
     for i in range(args.n):
         img, labels, q, setname = make_scene(i, args.seed, sets, args.rare, args.quality, args.variety, args.dark, args.one_style,
-                                             args.kinds.split(",") if args.kinds else None)
+                                             kinds)
         stem = f"synth_{args.seed}_{i:05d}"
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
         with open(os.path.join(args.out, stem + ".jpg"), "wb") as f:
