@@ -442,7 +442,7 @@ const (
 // the head reads it: the head, taught the set's backs and blank dragon
 // as bare faces, reads glare and patches of table as them. Chosen on the
 // held-out designs' boxes read as backs, against weakBox's 0.35; their
-// real blank dragons were boxed at 0.44 or more (models/README.md,
+// real blank dragons were boxed at 0.31 or more (models/README.md,
 // "Doubtful backs and blank dragons").
 const doubtfulBlankBox = 0.3
 
