@@ -50,21 +50,21 @@ const (
 	greyTolerance = 6
 )
 
+// blankFace says whether a code is one of the two bare faces: a back or
+// the blank white dragon.
+func blankFace(code string) bool { return code == "0z" || code == "5z" }
+
 // blanks reads again the tiles read as a back or a blank dragon by their
 // colour against the photo's faces (see above): one read as a blank
 // dragon but far from the faces' colour is a back; one read as a back
 // but of the faces' colour, in a photo whose other backs are not, is a
 // blank dragon (a photo's backs are all of one colour: a set's body).
-// blankFace says whether a code is one of the two bare faces: a back or
-// the blank white dragon.
-func blankFace(code string) bool { return code == "0z" || code == "5z" }
-
 func blanks(img gocv.Mat, boxes []box, reads []reading) []reading {
 	if img.Type() != gocv.MatTypeCV8UC3 || len(boxes) != len(reads) {
 		return reads
 	}
 	if !slices.ContainsFunc(reads, func(rd reading) bool {
-		return len(rd.labels) > 0 && (rd.labels[0] == "0z" || rd.labels[0] == "5z")
+		return len(rd.labels) > 0 && blankFace(rd.labels[0])
 	}) {
 		return reads // no blank face to read again
 	}
@@ -79,7 +79,7 @@ func blanks(img gocv.Mat, boxes []box, reads []reading) []reading {
 		if !ok {
 			continue
 		}
-		if rd.labels[0] == "0z" || rd.labels[0] == "5z" {
+		if blankFace(rd.labels[0]) {
 			colour[i] = &c
 		} else {
 			faces = append(faces, c.ab)

@@ -43,7 +43,7 @@ func dropFaceless(img gocv.Mat, boxes []box, reads []reading) ([]box, []reading)
 	var faces [][2]float64
 	var lights []float64
 	for i, rd := range reads {
-		if boxes[i].score < tableSure || len(rd.labels) == 0 || rd.labels[0] == "0z" || rd.labels[0] == "5z" {
+		if boxes[i].score < tableSure || len(rd.labels) == 0 || blankFace(rd.labels[0]) {
 			continue
 		}
 		if c, ok := tileColour(img, boxes[i]); ok {

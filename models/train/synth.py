@@ -302,12 +302,14 @@ def meld(rng, smp):
     return [(c, q if i == side else 0) for i, c in enumerate(cs)]
 
 
-# Layouts --kinds may ask for besides the four every scene draws from:
-# rows of plain backs touching (a wall, the dead wall, a concealed kong's
-# row) and close-ups of a few large tiles, 60% of them lying across. The
+# The layouts every scene draws from (build_layout weighs them), and those
+# --kinds may ask for besides them: rows of plain backs touching (a wall,
+# the dead wall, a concealed kong's row) and close-ups of a few large
+# tiles, 60% of them lying across. The
 # broad detector boxed both badly: a row of backs as one wide box, a large
 # lying tile as two or three square parts (models/README.md, "Doubtful
 # backs and blank dragons").
+KINDS = ("game", "block", "scatter", "long")
 EXTRA_KINDS = ("backs", "close")
 
 
@@ -317,7 +319,7 @@ def build_layout(rng, smp, kinds=None):
     if kinds:
         kind = kinds[int(rng.integers(len(kinds)))]
     else:
-        kind = rng.choice(["game", "block", "scatter", "long"], p=[0.5, 0.22, 0.16, 0.12])
+        kind = rng.choice(list(KINDS), p=[0.5, 0.22, 0.16, 0.12])
     rows = []
     g = lambda: rng.uniform(0.01, 0.07)
     if kind == "game":
@@ -524,9 +526,9 @@ def make_scene(idx, seed, sets, rare, quality=None, variety=False, dark=0.0, one
 def cmd_scenes(args):
     sets = args.sets.split(",")
     kinds = args.kinds.split(",") if args.kinds else None
-    unknown = sorted(set(kinds or []) - {"game", "block", "scatter", "long", *EXTRA_KINDS})
+    unknown = sorted(set(kinds or []) - set(KINDS + EXTRA_KINDS))
     if unknown:
-        sys.exit(f"--kinds: no layout {', '.join(unknown)} (game, block, scatter, long, {', '.join(EXTRA_KINDS)})")
+        sys.exit(f"--kinds: no layout {', '.join(unknown)} ({', '.join(KINDS + EXTRA_KINDS)})")
     os.makedirs(args.out, exist_ok=True)
     counts = {}
     t0 = time.time()
@@ -581,7 +583,7 @@ def main(argv=None):
     p.add_argument("--dark", type=float, default=0.0, help="with --variety: share of scenes whose tiles have dark fronts and light art")
     p.add_argument("--variety", action="store_true", help="with --rare train: per-tile style variety (hue, strokes, fronts, backs, fonts of the drawn classes)")
     p.add_argument("--one-style", action="store_true", help="every scene shows one set, as a player's photos of their own tiles do: one drawn style (proc, proc-heldout); for a tile art, one body and back colour, one tint and one drawing of each rare code")
-    p.add_argument("--kinds", default="", help="layouts to draw from, comma-separated: game, block, scatter, long, and " + ", ".join(EXTRA_KINDS) + " (default: the first four, weighted)")
+    p.add_argument("--kinds", default="", help="layouts to draw from, comma-separated: " + ", ".join(KINDS + EXTRA_KINDS) + " (default: the first four, weighted)")
     p.add_argument("--out", required=True)
     args = ap.parse_args(argv)
     {"faces": cmd_faces, "sheet": cmd_sheet, "grid": cmd_grid, "scenes": cmd_scenes}[args.cmd](args)
