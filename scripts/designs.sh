@@ -5,12 +5,16 @@
 #
 #   make build && bash scripts/designs.sh [design ...]
 #
+# A design is a folder of testdata/synth, or any labelled folder given by
+# its path (scripts/validate.sh passes the validation design's); MJSCAN_BIN
+# names another mjscan to measure (default bin/mjscan).
 # Prints one line a design (tile F1, photos exactly right, localisation
 # recall, class accuracy over found tiles); models/README.md keeps the table.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 designs=("$@")
 [ ${#designs[@]} -gt 0 ] || designs=(fluffy fluffy-black heldout egypt proc-set fluffy-set traditional-set)
+bin=${MJSCAN_BIN:-bin/mjscan}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pick() { # the report's numbers: F1, exact, localisation, class accuracy
@@ -19,9 +23,10 @@ pick() { # the report's numbers: F1, exact, localisation, class accuracy
 }
 for d in "${designs[@]}"; do
 	dir=testdata/synth/$d
-	bin/mjscan recognize --eval "$dir" > "$tmp/alone"
-	bin/mjscan calibrate --labelled "$dir" --fewest --out "$tmp/$d.mjb" > "$tmp/teach"
-	bin/mjscan recognize --eval "$dir" --bank "$tmp/$d.mjb" > "$tmp/taught"
+	case $d in */*) dir=$d d=$(basename "$d") ;; esac
+	"$bin" recognize --eval "$dir" > "$tmp/alone"
+	"$bin" calibrate --labelled "$dir" --fewest --out "$tmp/$d.mjb" > "$tmp/teach"
+	"$bin" recognize --eval "$dir" --bank "$tmp/$d.mjb" > "$tmp/taught"
 	n=$(sed -n 's/^taught from \([0-9]*\) photos.*/\1/p' "$tmp/teach")
 	printf '%-13s alone:  %s\n' "$d" "$(pick "$tmp/alone")"
 	printf '%-13s taught from %s photos, read on the rest:  %s\n' "$d" "$n" "$(pick "$tmp/taught")"

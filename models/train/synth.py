@@ -389,7 +389,7 @@ def row_geometry(row):
 def make_scene(idx, seed, sets, rare, quality=None, variety=False, dark=0.0, one_style=False, kinds=None):
     rng = np.random.default_rng([seed, idx, 7919])
     setname = sets[int(rng.integers(len(sets)))]
-    smp = Sampler(rare, flowers=setname not in R.FLUFFY)
+    smp = Sampler(rare, flowers=setname not in R.FLUFFY and setname not in R.FLOWERLESS)
     r = rng.random()
     ow, oh = (640, 640) if r < 0.85 else [(800, 800), (960, 720), (720, 960), (1024, 768)][int(rng.integers(4))]
     cw, ch = ow, oh

@@ -29,6 +29,7 @@ _SMOOTH = "/usr/share/gnome-mahjongg/themes/smooth.png"
 _POSTMODERN = "/usr/share/gnome-mahjongg/themes/postmodern.svg"
 _DOROTHYS = "/usr/share/games/xmahjongg/tiles/dorothys.gif"
 _DORWHITE = "/usr/share/games/xmahjongg/tiles/dorwhite.gif"
+_GNOMEX = "/usr/share/games/xmahjongg/tiles/gnome.gif"
 
 # name: (file, cell width, cell height, columns, first cell, codes from there,
 # inset (left, top, right, bottom) as shares of the cell)
@@ -48,7 +49,17 @@ SHEETS = {
     # photographed tiles: 1p-9p / 1s-9s / 1m-9m / seasons, N S E W, the
     # author's credit / flowers, green, white, red
     "real": ("/usr/share/games/xmahjongg/tiles/real.gif", 532 / 9, 396 / 5, 9, 0, _REAL, (0.08, 0.07, 0.08, 0.07)),
+    # xmahjongg's gnome, its first colouring: the validation design
+    # (VALIDATION), never in training. Its bonus tiles (華 花 梅 竹 and
+    # winds again) are not the four flowers and seasons, so it has none.
+    "gnome": (_GNOMEX, 40, 56, 21, 0, _GNOME + [None] * 4 + ["5z"] + [None] * 4, (0.125, 0.036, 0.05, 0.125)),
 }
+
+# VALIDATION: sheets kept out of all training and out of the reported
+# designs, to choose between trained stages on (scripts/validate.sh);
+# FLOWERLESS: sheets without flowers and seasons (scenes draw none).
+VALIDATION = {"gnome"}
+FLOWERLESS = {"gnome"}
 
 LICENCE = {
     "smooth": "gnome-mahjongg (GNOME Mahjongg authors), GPL v2 or later",
@@ -58,6 +69,7 @@ LICENCE = {
     "dorwhite": "xmahjongg, (c) 1988 Dorothy Robinson, GPL v2 or later",
     "dorwhite2": "xmahjongg, (c) 1988 Dorothy Robinson, GPL v2 or later",
     "real": "xmahjongg, Real Tiles (c) 1999 Mark Sanctuary, GPL v2 or later",
+    "gnome": "xmahjongg, (c) 1993-2000 Eddie Kohler, GPL v2 or later",
 }
 
 _sheets = {}

@@ -143,7 +143,7 @@ def complete(atlas):
     import synth_faces as F
     import synth_proc as P
     import synth_raster as R
-    for name in R.SHEETS:
+    for name in [n for n in R.SHEETS if n not in R.VALIDATION]:
         R._sheet(name)
     for setname in synth.TRAIN_SETS:
         for code in F.codes_for("train"):
