@@ -335,6 +335,7 @@ func (r *Recognizer) readTiles(st *steps, img gocv.Mat) ([]TileSeen, error) {
 	boxes, reads = dropFaceless(img, boxes, reads)
 	boxes, reads = dropWeak(boxes, reads)
 	boxes, reads = dropUnread(boxes, reads)
+	boxes, reads = dropSpecks(boxes, reads)
 	if err := st.next("layout"); err != nil {
 		return nil, err
 	}

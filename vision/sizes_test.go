@@ -156,3 +156,23 @@ func FuzzBoxRules(f *testing.F) {
 		}
 	})
 }
+
+// TestDropSpecks: a box under half the side of the photo's median box is
+// left out (a glint read as a back); one of 0.6 (a far tile) stays, and a
+// photo of fewer than minSpeckBoxes boxes keeps all of them.
+func TestDropSpecks(t *testing.T) {
+	sq := func(x, side float64) box { return box{x0: x, y0: 100, x1: x + side, y1: 100 + side*1.3} }
+	boxes := []box{sq(0, 40), sq(50, 40), sq(100, 40), sq(150, 40), sq(200, 24), sq(300, 19)}
+	reads := make([]reading, len(boxes))
+	for i := range reads {
+		reads[i] = reading{labels: []string{"0z"}, probs: []float64{0.99}}
+	}
+	kept, _ := dropSpecks(boxes, reads)
+	if len(kept) != 5 || kept[4] != boxes[4] {
+		t.Errorf("kept %v, want all but the 19-px box among 40-px tiles", kept)
+	}
+	few := []box{sq(0, 40), sq(50, 40), sq(300, 10)}
+	if kept, _ := dropSpecks(few, reads[:3]); len(kept) != 3 {
+		t.Errorf("three boxes: kept %d, want all", len(kept))
+	}
+}
