@@ -48,6 +48,13 @@ $PY synth.py scenes --sets $TEN --rare train --variety --dark 0.35 --n 750 --see
 $PY synth.py scenes --sets $TEN --rare train --variety --dark 0.35 --n 750 --seed 22 --out "$W/synth4-1"
 $PY detector.py --init-onnx ../tile_detector.onnx --name broad_detector --epochs 8 --lr 3e-4 --scale 0.5,1.6 \
 	--synthetic "$W/proc1,$W/synth3s,$W/synth4-0,$W/synth4-1,$W/proc2" --synthetic-share 0.4 --decode-threshold 0.15 --save "$W/broad.pt"
+# B3, shipped: 30 epochs more with half of each batch drawn, adding rows of
+# touching backs and close-ups of large tiles (--kinds); chosen among five
+# such stages on the validation designs, scripts/validate.sh (models/README.md,
+# "Doubtful backs and blank dragons" and "A validation design").
+$PY synth.py scenes --sets $TEN,proc --rare train --variety --dark 0.3 --kinds backs,close --n 1000 --seed 41 --out "$W/kinds1"
+$PY detector.py --init-onnx ../broad_detector.onnx --name broad_detector --epochs 30 --lr 2e-4 --scale 0.5,1.6 \
+	--synthetic "$W/proc1,$W/synth3s,$W/synth4-0,$W/synth4-1,$W/proc2,$W/kinds1" --synthetic-share 0.5 --decode-threshold 0.15 --save "$W/broad3.pt"
 # Classifier: the photos' crops with tilted tiles; then also the boxes the
 # detector finds in the photos and the synthetic scenes' crops (every code
 # about equally likely).
