@@ -21,7 +21,7 @@ func TestCalibrateThenRecognize(t *testing.T) {
 	if code := cmdCalibrate([]string{"../../testdata/synth/egypt-grid.jpg", "--out", bank, "--overlay", overlay}, &out, &errOut); code != 0 {
 		t.Fatalf("calibrate: exit %d: %s", code, errOut.String())
 	}
-	for _, want := range []string{"row 1: 1m 2m 3m 4m 5m 6m 7m 8m 9m", "row 6: 0m 0p 0s", "45 templates written to " + bank, "the network alone reads"} {
+	for _, want := range []string{"row 1: 1m 2m 3m 4m 5m 6m 7m 8m 9m", "row 6: 0m 0p 0s 0z", "46 templates written to " + bank, "the network alone reads"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("calibrate output lacks %q:\n%s", want, out.String())
 		}
