@@ -195,8 +195,7 @@ func Calibrate(rec *Recognizer, photo []byte) (*Bank, error) {
 	switch {
 	case darkErr != nil && err != nil:
 		return nil, err // the photo's own error says what is wrong with it
-	case darkErr == nil && (err != nil || networkRight(dark) > networkRight(bank) ||
-		networkRight(dark) == networkRight(bank) && networkSure(dark) > networkSure(bank)):
+	case darkErr == nil && (err != nil || readsBetter(dark, bank)):
 		dark.Inverted = true
 		bank = dark
 	}
@@ -206,6 +205,13 @@ func Calibrate(rec *Recognizer, photo []byte) (*Bank, error) {
 		}
 	}
 	return bank, bank.validate()
+}
+
+// readsBetter says whether the network reads bank a's templates better
+// than b's: more of them right, or as many right and more surely.
+func readsBetter(a, b *Bank) bool {
+	ra, rb := networkRight(a), networkRight(b)
+	return ra > rb || ra == rb && networkSure(a) > networkSure(b)
 }
 
 // networkSure sums how surely the network read the bank's templates,

@@ -138,5 +138,6 @@ func dropSpecks(boxes []box, reads []reading) ([]box, []reading) {
 		sides[i] = math.Sqrt(b.w() * b.h())
 	}
 	least := speck * median(sides)
-	return keep(boxes, reads, func(b box, _ reading) bool { return math.Sqrt(b.w()*b.h()) >= least })
+	i := -1
+	return keep(boxes, reads, func(box, reading) bool { i++; return sides[i] >= least })
 }
