@@ -52,6 +52,15 @@ func downloaded(t *testing.T, ctx context.Context, n int) (name, body string) {
 	return f.Name, f.Text
 }
 
+// slowPhotos wraps the page's fetch so that a record's photo arrives
+// 300 ms late, as on a slow connection.
+const slowPhotos = `(() => { const real = window.fetch;
+  window.fetch = async function (p, init) {
+    if (/\/photo$/.test(String(p))) await new Promise((r) => setTimeout(r, 300));
+    return real.call(window, p, init);
+  };
+  return true; })()`
+
 // loseFirstAnswer wraps the page's fetch: every POST is noted in
 // window.__sent as [path, Idempotency-Key], and the first POST to path
 // reaches the service but its answer is lost, as a dropped connection
@@ -306,8 +315,11 @@ func TestBrowserRefereeDesk(t *testing.T) {
 		}
 	}
 	run(t, ctx, "clear the claim", typeText("#verify-request", riichiHand), chromedp.SetValue("#claim-fu", "", chromedp.ByQuery), chromedp.SetValue("#claim-han", "", chromedp.ByQuery), chromedp.SetValue("#claim-fan", "", chromedp.ByQuery))
-	run(t, ctx, "back to the record", click(`#records .record-item[data-id="1"]`), pageWaits(`document.getElementById("verify-request").value.includes("234678s777z222z44z")`),
-		chromedp.SetValue("#claim-points", "", chromedp.ByQuery))
+	// Back to the record, and the claim checked at once, while the record
+	// is still opening (its photo made slow): the check waits for the
+	// record, whose arrival must not wipe the verdict.
+	run(t, ctx, "back to the record", chromedp.SetValue("#claim-points", "", chromedp.ByQuery), chromedp.Evaluate(slowPhotos, nil),
+		click(`#records .record-item[data-id="1"]`))
 	var summary, checks, breakdown string
 	run(t, ctx, "check a claim of 12000",
 		chromedp.SendKeys("#claim-points", "12000", chromedp.ByQuery),
@@ -317,7 +329,14 @@ func TestBrowserRefereeDesk(t *testing.T) {
 		text("#verdict-checks", &checks),
 		text("#verdict .breakdown", &breakdown),
 	)
+	var kept string
+	run(t, ctx, "the record opened, the verdict stays",
+		pageWaits(`!document.getElementById("record").hasAttribute("aria-busy") && document.getElementById("record-photo").naturalWidth === 640`),
+		text("#verdict-checks", &kept))
 	want := fmt.Sprint(res.Points.Total)
+	if kept != checks {
+		t.Errorf("once the record opened the verdict's checks read %q, want %q", kept, checks)
+	}
 	if !strings.HasPrefix(summary, "Disagree") || !strings.Contains(checks, "12000") || !strings.Contains(checks, want) || !strings.Contains(breakdown, want+" points") {
 		t.Errorf("the verdict says %q, checks %q, breakdown %q: want a disagreement and the engine's %s", summary, checks, breakdown, want)
 	}

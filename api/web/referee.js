@@ -8,6 +8,8 @@ const ref = {
   photo: "", // the blob: URL of the open record's photo
   verdict: null, // the last POST /v1/verify answer, with its claim
   drafted: "", // the ruling the desk drafted from the last verdict
+  opens: 0, // how many records were asked for: the last is the one shown
+  opening: null, // the open under way, which a claim checked waits for
 };
 
 function claimText(c) {
@@ -46,8 +48,26 @@ async function openTable() {
   }
 }
 
-async function openRecord(id) {
+// openRecord shows record id. Opening takes several calls (the record,
+// the rulings before it, its photo): an open asked for later supersedes
+// one still under way, and a claim checked meanwhile waits for the record
+// it is about (see verify), so that the record's arrival never wipes it.
+function openRecord(id) {
+  const n = ++ref.opens;
+  // A verdict is about the record it was checked on: it goes at once.
+  $("verdict").replaceChildren();
+  ref.verdict = null;
+  const p = showRecord(id, () => n === ref.opens);
+  ref.opening = p;
+  $("record").setAttribute("aria-busy", "true");
+  const done = () => { if (ref.opening === p) { ref.opening = null; $("record").removeAttribute("aria-busy"); } };
+  p.then(done, done);
+  return p;
+}
+
+async function showRecord(id, current) {
   const { ok, data } = await call("GET", `/v1/records/${id}`);
+  if (!current()) return;
   if (!ok) { problem($("find-status"), data); return; }
   // The chain runs from the first ruling on: walk back from this one.
   for (let n = 0; data.chain[0].overturns && n < 50; n++) {
@@ -55,6 +75,7 @@ async function openRecord(id) {
     if (!back.ok) break;
     data.chain.unshift(back.data.record);
   }
+  if (!current()) return;
   ref.open = data;
   ref.verdict = null;
   const r = data.record;
@@ -80,7 +101,8 @@ async function openRecord(id) {
   fact("Versions", `engine ${r.engine_version}` + (r.model_version ? `, model ${r.model_version}` : ""));
   fact("Photo SHA-256", r.photo_sha256);
   fact("Digest", r.digest);
-  await showPhoto(r);
+  await showPhoto(r, current);
+  if (!current()) return;
   const tiles = $("record-tiles");
   tiles.replaceChildren(r.recognized ? tileRow(splitTiles(r.recognized)) : el("p", { cls: "note" }, "No tiles were recognised for this record."));
   const corr = $("record-corrections");
@@ -121,7 +143,7 @@ function keeper(r) {
   return seen.find((o) => o.photo_sha256 === r.photo_sha256 && o.photo_size) || null;
 }
 
-async function showPhoto(r) {
+async function showPhoto(r, current) {
   if (ref.photo) { URL.revokeObjectURL(ref.photo); ref.photo = ""; }
   const box = $("record-photo-box"), img = $("record-photo"), note = $("record-photo-note");
   box.hidden = !r.photo_sha256;
@@ -131,6 +153,7 @@ async function showPhoto(r) {
   const k = keeper(r);
   if (!k) { note.textContent = "The table keeps no photos: only the photo's hash is recorded."; return; }
   const res = await call("GET", `/v1/records/${k.id}/photo`, undefined, { as: "blob" });
+  if (!current()) return;
   if (!res.ok) { note.textContent = sentence(res.data && res.data.detail); return; }
   ref.photo = URL.createObjectURL(res.blob);
   img.src = ref.photo;
@@ -193,11 +216,14 @@ async function verifyRequest(out) {
 async function verify() {
   const out = $("verdict");
   out.replaceChildren();
+  while (ref.opening) await ref.opening.catch(() => {});
+  const opens = ref.opens;
   const req = await verifyRequest(out);
   if (!req) return;
   const c = claim();
   if (!Object.keys(c).length) { out.appendChild(el("p", { cls: "error" }, "Type what the player claimed: points, han and fu, or fan.")); return; }
   const { ok, data } = await call("POST", "/v1/verify", { request: req, claim: c });
+  if (opens !== ref.opens) return; // another record was opened meanwhile
   if (!ok) { out.appendChild(el("p", { cls: "error", id: "verdict-error" }, sentence(data.detail || (data.error && data.error.message)))); return; }
   ref.verdict = { claim: c, data, request: req };
   out.appendChild(el("p", { id: "verdict-summary", cls: data.agree ? "ok" : "error" }, sentence(data.summary)));
