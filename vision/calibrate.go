@@ -158,6 +158,18 @@ type Template struct {
 	// photo, and how sure it was (it shows how well it knows the set).
 	Network    string  `json:"network,omitempty"`
 	Confidence float64 `json:"confidence,omitempty"`
+	// Side is the tile's short side in pixels where it was cut (a big
+	// photo is read reduced, so Box can be larger); 0 in a bank made
+	// before it was kept, where Box's short side stands for it.
+	Side int `json:"side,omitempty"`
+}
+
+// side is the short side of the tile the template was cut from.
+func (t Template) side() int {
+	if t.Side > 0 {
+		return t.Side
+	}
+	return min(t.Box[2]-t.Box[0], t.Box[3]-t.Box[1])
 }
 
 // Codes lists the bank's tile codes in grid order.
@@ -302,7 +314,7 @@ func calibrateView(rec *Recognizer, img gocv.Mat, factor int) (*Bank, error) {
 				c.Close()
 				return nil, fmt.Errorf("%w: tile %s (row %d, tile %d) is too small to cut out; take the photo closer", ErrBadGrid, codes[r][k], r+1, k+1)
 			}
-			t := Template{Code: codes[r][k], Box: scaleBox(tiles[i].Box, factor), BGR: c.ToBytes()}
+			t := Template{Code: codes[r][k], Box: scaleBox(tiles[i].Box, factor), BGR: c.ToBytes(), Side: shortSide(boxes[i])}
 			c.Close()
 			if len(reads) == len(boxes) && len(reads[i].labels) > 0 {
 				t.Network, t.Confidence = reads[i].labels[0], round3(reads[i].probs[0])

@@ -79,6 +79,11 @@ func TestCalibrateEgyptGrid(t *testing.T) {
 		if len(tm.BGR) != b.Width*b.Height*3 {
 			t.Errorf("template %s holds %d bytes", tm.Code, len(tm.BGR))
 		}
+		// A grid photo's tiles are large: its templates may overturn a
+		// reading of their own suit (decide).
+		if tm.Side < sharpTemplate || tm.Side > min(tm.Box[2]-tm.Box[0], tm.Box[3]-tm.Box[1])+1 {
+			t.Errorf("template %s says it was cut from a tile %d px wide, its box is %v", tm.Code, tm.Side, tm.Box)
+		}
 	}
 }
 
@@ -391,6 +396,15 @@ func TestBankDecide(t *testing.T) {
 		{net("4k", 0.5), bankVerdict{code: "1k", score: 0.95, margin: 0.08}, "4k", "1k", 0.5},
 		{net("8j", 0.6), bankVerdict{code: "3j", score: 0.95, margin: 0.08}, "8j", "3j", 0.6},
 		{net("7f", 0.9), bankVerdict{code: "1k", score: 0.95, margin: 0.08}, "1k", "7f", 0.9},
+		// A template cut from a small tile does not overturn a reading of
+		// its own suit (its match joins the alternatives); one from a tile
+		// as wide as the classifier's input does. Across suits, and
+		// between a five and its red five, the small one still wins.
+		{net("8f", 0.55), bankVerdict{code: "5f", score: 0.95, margin: 0.08}, "8f", "5f", 0.55},
+		{net("3m", 0.5), bankVerdict{code: "2m", score: 0.84, margin: 0.03}, "3m", "2m", 0.5},
+		{net("8f", 0.55), bankVerdict{code: "5f", score: 0.95, margin: 0.08, sharp: true}, "5f", "8f", 0.9},
+		{net("6s", 0.6), bankVerdict{code: "8p", score: 0.95, margin: 0.08}, "8p", "6s", 0.9},
+		{net("5m", 0.6), bankVerdict{code: "0m", score: 0.95, margin: 0.08}, "0m", "5m", 0.9},
 	} {
 		got := decide(c.rd, c.bv)
 		if got.labels[0] != c.want || got.labels[1] != c.alt || got.probs[0] < c.atLeast || len(got.labels) != len(got.probs) || len(got.labels) > 3 {

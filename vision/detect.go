@@ -20,6 +20,9 @@ type box struct {
 func (b box) w() float64 { return b.x1 - b.x0 }
 func (b box) h() float64 { return b.y1 - b.y0 }
 
+// shortSide is the box's shorter side, rounded to whole pixels.
+func shortSide(b box) int { return int(math.Round(math.Min(b.w(), b.h()))) }
+
 func iou(a, b box) float64 {
 	ix := math.Min(a.x1, b.x1) - math.Max(a.x0, b.x0)
 	iy := math.Min(a.y1, b.y1) - math.Max(a.y0, b.y0)

@@ -282,7 +282,7 @@ func (b *Bank) addTemplates(img gocv.Mat, labels []Labelled, f float64, pre mode
 		}
 		c := cutTurned(img, bx, 0, bankWidth, bankHeight, pre)
 		if !c.Empty() && c.Type() == gocv.MatTypeCV8UC3 {
-			b.Templates = append(b.Templates, Template{Code: l.Tile, Box: [4]int{int(l.Box[0]), int(l.Box[1]), int(l.Box[2]), int(l.Box[3])}, BGR: c.ToBytes()})
+			b.Templates = append(b.Templates, Template{Code: l.Tile, Box: [4]int{int(l.Box[0]), int(l.Box[1]), int(l.Box[2]), int(l.Box[3])}, BGR: c.ToBytes(), Side: shortSide(bx)})
 		}
 		c.Close()
 	}

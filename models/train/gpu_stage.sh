@@ -13,7 +13,9 @@
 # and takes 540 of the 1,350 train photos (every second in name order, less
 # every fifth of those), the dev photos and the proc-heldout design. run
 # draws 15 x SCENES_N scenes (500: G1's 7,500 of seeds 100-109, 200-202,
-# 300-301, 75 s; SEED_SHIFT=10 and SCENES_N=600 were G2's) on the
+# 300-301, 75 s; SEED_SHIFT=10 and SCENES_N=600 were G2's), and from
+# SEED_SHIFT=20 on SCENES_N more of rows of backs and close-ups (seed
+# 400 + SEED_SHIFT; they replay sealed from the packed atlas), on the
 # machine's 16 cores, each process given GEN_S seconds, then trains from
 # the shipped classifier (models/tile_classifier.onnx: G2 now, so a next
 # stage takes SEED_SHIFT=20 or more; remaking G2 needs checkpoints/
@@ -94,6 +96,11 @@ run)
 		for i in $(seq 0 9); do gen --sets proc --rare train --variety --n $N --seed $((100 + SHIFT + i)) --out $S/p$i & done
 		for i in 0 1 2; do gen --sets $TEN --rare train --variety --n $N --seed $((200 + SHIFT + i)) --out $S/t$i & done
 		for i in 0 1; do gen --sets $TEN --rare train --variety --dark 0.35 --n $N --seed $((300 + SHIFT + i)) --out $S/d$i & done
+		# rows of touching backs and close-ups (the broad detector's B3
+		# scenes' kinds), from SEED_SHIFT 20 on: G1 and G2 drew none
+		if [ "$SHIFT" -ge 20 ]; then
+			gen --sets $TEN,proc --rare train --variety --dark 0.3 --kinds backs,close --n $N --seed $((400 + SHIFT)) --out $S/k0 &
+		fi
 		wait
 	fi
 	for f in $S/*/*.jpg; do [ -f "${f%.jpg}.txt" ] || rm -f "$f"; done

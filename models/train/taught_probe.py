@@ -13,14 +13,21 @@ times the network's to the power of its share right on the taught tiles
 and the colour rules are left out: end-to-end figures come from
 `mjscan calibrate --labelled` and `recognize --eval --bank`.
 
-    /usr/bin/python3 taught_probe.py CLASSIFIER.onnx [--tune STEPS] [DESIGN ...]
+    /usr/bin/python3 taught_probe.py CLASSIFIER.onnx [--tune STEPS] [--input-scale K] [--lda SHRINK] [DESIGN ...]
 
 DESIGN names a folder of testdata/synth (default: traditional-set
 fluffy-set proc-set). With --tune, the whole network is also fine-tuned on
 the taught cuts (Adam at 1e-3, STEPS steps of 128 cuts, its codes limited
 to the taught ones) and read on the rest: what a set could gain if
 teaching trained the network itself rather than a head on its features
-(models/README.md, "Teaching the whole network"). The run is deterministic.
+(models/README.md, "Teaching the whole network"). With --input-scale K
+every cut is K times the classifier's input on each side (the network
+pools its last map whatever its size), for the head's features and the
+network's reading alike. With --lda, a shrinkage linear discriminant is
+also read in the head's place: the taught cuts' class means and their
+pooled within-class covariance, shrunk by SHRINK toward its mean
+variance (models/README.md, "Reading a taught set, five more probes").
+The run is deterministic.
 """
 import json
 import os
@@ -32,7 +39,11 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from common import CLASSES, CLS_PRE, CROP_H, CROP_W, blob_args, crop_tile, load_dir
+import common
+from common import CLASSES, CLS_PRE, blob_args, crop_tile, load_dir
+
+CROP_W, CROP_H = common.CROP_W, common.CROP_H
+INPUT_W, INPUT_H = CROP_W, CROP_H  # the classifier's own input
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 VIEWS = 12      # cuts of a taught tile, the plain one first (headViews)
@@ -111,7 +122,28 @@ def fit_head(x, y, k):
     return W.detach(), B.detach()
 
 
-def probe(net, temperature, design, onnx="", tune=0):
+def set_input_scale(k):
+    """Cut tiles at k times the classifier's input on each side."""
+    global CROP_W, CROP_H
+    CROP_W, CROP_H = INPUT_W * k, INPUT_H * k
+    common.CROP_W, common.CROP_H = CROP_W, CROP_H  # crop_tile's size
+
+
+def lda(tf, ty, qf, shrink):
+    """Scores of the query features qf by a linear discriminant fitted on
+    tf (classes ty): class means and their pooled within-class covariance
+    shrunk toward its mean variance; the codes in order, and the scores."""
+    X, Q = unit(tf) / SCALE, unit(qf) / SCALE
+    codes = sorted(set(ty.tolist()))
+    mu = np.stack([X[ty == c].mean(0) for c in codes])
+    R = X - mu[[codes.index(c) for c in ty]]
+    S = R.T @ R / len(R)
+    S = (1 - shrink) * S + shrink * np.trace(S) / len(S) * np.eye(len(S))
+    A = mu @ np.linalg.inv(S)
+    return codes, Q @ A.T - 0.5 * np.sum(A * mu, 1)
+
+
+def probe(net, temperature, design, onnx="", tune=0, shrink=None):
     photos = list(load_dir(os.path.join(HERE, "..", "..", "testdata", "synth", design)))
     taught = set(fewest(photos))
     rng = random.Random(1)
@@ -138,8 +170,16 @@ def probe(net, temperature, design, onnx="", tune=0):
     both = head * np.maximum(netp[:, codes], 1e-6) ** prior
     codes = np.array(codes)
     whole = (tuned(onnx, tx, ty, qx, tune) == qy).mean() if tune else None
+    disc = None
+    if shrink is not None:
+        # scores at temperature 0.03 beside the network, the best of
+        # 0.01-0.3 on traditional-set (models/README.md)
+        dc, sc = lda(tf, ty, qf, shrink)
+        dc_net = np.log(np.maximum(netp[:, dc], 1e-6)) * prior
+        dc = np.array(dc)
+        disc = ((dc[sc.argmax(1)] == qy).mean(), (dc[(sc * 0.03 + dc_net).argmax(1)] == qy).mean())
     return (len(taught), len(qy), (ql.argmax(1) == qy).mean(), (codes[head.argmax(1)] == qy).mean(),
-            (codes[both.argmax(1)] == qy).mean(), prior, whole)
+            (codes[both.argmax(1)] == qy).mean(), prior, whole, disc)
 
 
 def tuned(onnx, tx, ty, qx, steps):
@@ -184,9 +224,17 @@ def main():
         sys.exit(__doc__)
     onnx = sys.argv[1]
     args = sys.argv[2:]
-    tune = 0
-    if args[:1] == ["--tune"]:
-        tune, args = int(args[1]), args[2:]
+    tune, shrink = 0, None
+    while args[:1] and args[0].startswith("--"):
+        flag, value, args = args[0], args[1], args[2:]
+        if flag == "--tune":
+            tune = int(value)
+        elif flag == "--input-scale":
+            set_input_scale(int(value))
+        elif flag == "--lda":
+            shrink = float(value)
+        else:
+            sys.exit(f"unknown flag {flag}\n" + __doc__)
     designs = args or ["traditional-set", "fluffy-set", "proc-set"]
     manifest = os.path.splitext(onnx)[0] + ".json"
     temperature = 1.0
@@ -196,11 +244,12 @@ def main():
     net = cv2.dnn.readNetFromONNX(onnx)
     products = []
     for d in designs:
-        n_taught, n, alone, head, both, prior, whole = probe(net, temperature, d, onnx, tune)
+        n_taught, n, alone, head, both, prior, whole, disc = probe(net, temperature, d, onnx, tune, shrink)
         products.append(both)
         print(f"{d:16s} taught from {n_taught} photos, {n} tiles read: network {alone:.3f}  head {head:.3f}  "
               f"head x network {both:.3f}  (power {prior:.2f})"
-              + (f"  network fine-tuned {whole:.3f}" if tune else ""), flush=True)
+              + (f"  network fine-tuned {whole:.3f}" if tune else "")
+              + (f"  discriminant {disc[0]:.3f}, x network {disc[1]:.3f}" if disc else ""), flush=True)
     print(f"mean of head x network: {np.mean(products):.3f}")
 
 
