@@ -77,7 +77,6 @@ async function showRecord(id, current) {
   }
   if (!current()) return;
   ref.open = data;
-  ref.verdict = null;
   const r = data.record;
   $("record").hidden = false;
   $("record-h").textContent = `Record #${r.id}`;
@@ -126,7 +125,6 @@ async function showRecord(id, current) {
   $("verify-request").value = r.request ? JSON.stringify(r.request, null, 1) : "";
   showClaimFields();
   $("ruling-overturn").textContent = `Overturn #${data.in_force.id} with this ruling`;
-  $("verdict").replaceChildren();
   if ($("ruling-text").value === ref.drafted) $("ruling-text").value = "";
   ref.drafted = "";
   $("ruling-asked").value = r.asked_by || "";
