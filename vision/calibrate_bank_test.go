@@ -405,6 +405,10 @@ func TestBankDecide(t *testing.T) {
 		{net("8f", 0.55), bankVerdict{code: "5f", score: 0.95, margin: 0.08, sharp: true}, "5f", "8f", 0.9},
 		{net("6s", 0.6), bankVerdict{code: "8p", score: 0.95, margin: 0.08}, "8p", "6s", 0.9},
 		{net("5m", 0.6), bankVerdict{code: "0m", score: 0.95, margin: 0.08}, "0m", "5m", 0.9},
+		// Nor does a template of a large tile overturn a reading of its
+		// own suit as sure as sureWithinSuit; across suits it still does.
+		{net("1m", 0.95), bankVerdict{code: "8m", score: 0.95, margin: 0.08, sharp: true}, "1m", "8m", 0.95},
+		{net("6s", 0.95), bankVerdict{code: "8p", score: 0.95, margin: 0.08, sharp: true}, "8p", "6s", 0.9},
 	} {
 		got := decide(c.rd, c.bv)
 		if got.labels[0] != c.want || got.labels[1] != c.alt || got.probs[0] < c.atLeast || len(got.labels) != len(got.probs) || len(got.labels) > 3 {

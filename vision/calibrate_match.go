@@ -40,6 +40,11 @@ const (
 	// enlarged to be kept, and tells a suit by its colours but not a
 	// numeral or a character from its neighbour's (see decide).
 	sharpTemplate = 48
+	// sureWithinSuit: nor does any template overturn a reading of its
+	// own suit that is at least this sure (held-out "traditional",
+	// taught: a 1m the head and the network agreed on, overturned by a
+	// template of 8m cut from a large tile, eight times).
+	sureWithinSuit = 0.9
 )
 
 // bankView holds a bank's templates, prepared for matching, stacked in
@@ -413,7 +418,7 @@ func decide(rd reading, bv bankVerdict) reading {
 			rd.probs[j] = math.Min(rd.probs[j], 1-rd.probs[0])
 		}
 		return rd
-	case !bv.sharp && withinSuit(net, bv.code):
+	case (!bv.sharp || p >= sureWithinSuit) && withinSuit(net, bv.code):
 		// A template from a set's own photos is often a tile of 30 px
 		// enlarged: it matches by colour, so it tells 6s from 8p but not
 		// 8f from 5f or 3m from 2m, which the head reads better. Taught

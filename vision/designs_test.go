@@ -23,10 +23,13 @@ var designs = []struct {
 	aloneRun, teachRun bool
 	inverted           bool // the set is taught to be read with its lightness inverted
 }{
-	{dir: "fluffy", alone: 0.885, taught: 0.93, aloneRun: true, teachRun: true},
-	{dir: "fluffy-black", alone: 0.83, taught: 0.92, aloneRun: true, teachRun: true, inverted: true}, // dark faces
-	{dir: "heldout", taught: 0.885, teachRun: true},                                                  // alone: TestHeldOutSynthetic
-	{dir: "egypt", alone: 0.20, taught: 0.77, aloneRun: true},
+	{dir: "fluffy", alone: 0.885, taught: 0.945, aloneRun: true, teachRun: true},
+	{dir: "fluffy-black", alone: 0.83, taught: 0.935, aloneRun: true, teachRun: true, inverted: true}, // dark faces
+	{dir: "heldout", taught: 0.91, teachRun: true},                                                    // alone: TestHeldOutSynthetic
+	// 0.20 (0.208) until the table rule stopped counting weak boxes among
+	// the tiles (table.go): two of its green backs on green felt, boxed
+	// weakly with no sure back beside them, now count as felt (0.196)
+	{dir: "egypt", alone: 0.19, taught: 0.77, aloneRun: true},
 	// procedurally drawn faces in the one font family training never saw
 	// (AR PL UKai); each scene is a drawn style of its own, so teaching from
 	// a few of them says nothing: alone only
@@ -37,11 +40,11 @@ var designs = []struct {
 	// one physical set of a tile art (synth.py --one-style): one body and
 	// back colour, one tint, one drawing of each rare code, as a player's
 	// own tiles; the designs above change those from scene to scene
-	{dir: "fluffy-set", taught: 0.945, teachRun: true},
+	{dir: "fluffy-set", taught: 0.95, teachRun: true},
 	// 0.913 until a template from a small tile stopped overturning a
 	// reading of its own suit (decide): it told 6s from 8p by colour here
 	// while misreading 8f as 5f and 3m as 2m in the other designs
-	{dir: "traditional-set", taught: 0.905, teachRun: true},
+	{dir: "traditional-set", taught: 0.91, teachRun: true},
 	// egypt taught: TestTeachFromLabelledPhotos
 }
 

@@ -43,6 +43,30 @@ func TestDropTable(t *testing.T) {
 	}
 }
 
+// TestRowOfFelt: a row of weak boxes along the dark line at the felt's
+// edge, read as backs, is left out although it outnumbers the tiles: the
+// weak boxes do not make the felt a tile colour for each other.
+func TestRowOfFelt(t *testing.T) {
+	img, boxes, reads := blankScene(t, nil, nil, nil)
+	defer img.Close()
+	for i := range boxes {
+		boxes[i].score = 0.7
+	}
+	gocv.Line(&img, image.Pt(0, 150), image.Pt(img.Cols(), 150), color.RGBA{R: 10, G: 40, B: 12}, 2)
+	back := reading{labels: []string{"0z"}, probs: []float64{0.99}}
+	for x := 0; x+20 <= img.Cols(); x += 14 {
+		boxes = append(boxes, box{x0: float64(x), y0: 130, x1: float64(x + 20), y1: 160, score: 0.17})
+		reads = append(reads, back)
+	}
+	if len(boxes) < 12 {
+		t.Fatalf("only %d boxes: the felt's row must outnumber the tiles", len(boxes))
+	}
+	got, _ := dropTable(img, boxes, reads)
+	if len(got) != 4 {
+		t.Errorf("kept %d boxes, want the 4 tiles alone: %+v", len(got), got)
+	}
+}
+
 // TestFeltBesideTheRow: in a dev photo the green felt beside a rack's last
 // tile, at the photo's edge, is boxed weakly by the detector and read as
 // the 1 of bamboo at 0.99; it is the felt's colour, so it is not reported.

@@ -85,6 +85,10 @@ type Head struct {
 	// Features names the classifier whose features the head was fitted
 	// on (Recognizer.features; empty before bank version 4).
 	Features string `json:"features,omitempty"`
+	// Trust is, code by code, how far the head's reading of that code is
+	// believed (0 to 1, see exampleTrust); empty where every code is
+	// trusted, as in banks taught before it.
+	Trust []float32 `json:"trust,omitempty"`
 }
 
 // LabelledPhoto is a photo whose tiles are known: what a player confirmed,

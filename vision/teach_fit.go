@@ -44,6 +44,15 @@ const (
 	// minPrior and maxPrior bound Head.Prior, how much the network's own
 	// reading weighs beside the head's (see Fit).
 	minPrior, maxPrior = 0.1, 1.0
+	// blurredExample and sharpExample: a code whose sharpest taught
+	// example is at most blurredExample times as sharp as the set's
+	// median example is not trusted to the head at all, one at least
+	// sharpExample times is trusted fully, and those between in
+	// proportion (exampleTrust).
+	blurredExample, sharpExample = 0.5, 0.9
+	// sharpnessRim: the share of the tile's size by which its box is grown
+	// to measure an example's sharpness.
+	sharpnessRim = 0.05
 )
 
 // ErrNoFeatures says the shipped classifier has no features output, so a
@@ -76,6 +85,7 @@ func (b *Bank) Fit(rec *Recognizer) error {
 	}
 	b.Head = fitSoftmax(X, y, codes, rec.cls.Features.Size)
 	b.Head.Features = rec.features()
+	b.Head.Trust = b.trust(codes)
 	// The network's reading weighs as much as it is right on this set's
 	// taught tiles: a reading is the head's probability times the
 	// network's to this power. End to end, taught from the fewest photos:
@@ -428,15 +438,21 @@ func (h *Head) review(reads []reading, labels []string) ([]reading, []bool) {
 			}
 			sum += score[j]
 		}
-		if none >= headNoTile {
-			// A set's backs can be the colour of its table (egypt's green
-			// backs beside the green table its no-tile patches came
-			// from): the network's sure back stands.
-			if !(taught["0z"] && rd.labels[0] == "0z" && rd.probs[0] >= backOverHead) {
-				keepBox[i] = false
-				continue
-			}
+		// A set's backs can be the colour of its table (egypt's green
+		// backs beside the green table its no-tile patches came from): the
+		// network's sure back stands, and is not doubted (doubtfulBlank)
+		// however much the head takes it for no tile (fluffy-black's teal
+		// backs on wood, where the head's no-tile class held 0.4).
+		netBack := taught["0z"] && rd.labels[0] == "0z" && rd.probs[0] >= backOverHead
+		if none >= headNoTile && !netBack {
+			keepBox[i] = false
+			continue
+		}
+		if netBack {
 			none = 0
+		}
+		if h.distrusts() {
+			sum = h.abstain(q, score)
 		}
 		if sum <= 0 {
 			continue
@@ -469,6 +485,148 @@ func (h *Head) review(reads []reading, labels []string) ([]reading, []bool) {
 	return reads, keepBox
 }
 
+// A code taught only from blurred examples (a tile caught moving, or
+// photographed small) is learned from what does not look like the sharp
+// tiles of that code: the head then reads a sharp one as a neighbour it
+// was shown clearly (held-out "traditional": a joker 6j taught once,
+// blurred, read as 4j eighteen times, where the network alone reads it
+// right). So the head does not speak for such a code: its probability is
+// raised toward the head's surest, q^t · top^(1−t) for trust t, and the
+// network decides between that code and the others.
+
+// trust gives each of codes its trust (see exampleTrust), or nil when
+// every code is trusted. A blank face (a back, the blank dragon) has no
+// detail to be blurred, and is always trusted.
+func (b *Bank) trust(codes []string) []float32 {
+	var sharpness []float64
+	best := map[string]float64{}
+	for _, e := range b.Examples {
+		if e.Code == noTile || blankFace(e.Code) {
+			continue
+		}
+		s, ok := exampleSharpness(e)
+		if !ok {
+			continue
+		}
+		sharpness = append(sharpness, s)
+		best[e.Code] = math.Max(best[e.Code], s)
+	}
+	if len(sharpness) == 0 {
+		return nil
+	}
+	sort.Float64s(sharpness)
+	median := sharpness[len(sharpness)/2]
+	out := make([]float32, len(codes))
+	all := true
+	for i, c := range codes {
+		out[i] = 1
+		if s, ok := best[c]; ok {
+			out[i] = float32(exampleTrust(s, median))
+		}
+		all = all && out[i] == 1
+	}
+	if all {
+		return nil
+	}
+	return out
+}
+
+// exampleTrust: 0 for a code whose sharpest example is at most
+// blurredExample of the set's median sharpness, 1 from sharpExample, and
+// in proportion between.
+func exampleTrust(sharpest, median float64) float64 {
+	if median <= 0 {
+		return 1
+	}
+	return math.Min(1, math.Max(0, (sharpest/median-blurredExample)/(sharpExample-blurredExample)))
+}
+
+// exampleSharpness measures how sharp an example's face is: the spread of
+// its fine detail (the face less the face blurred by a pixel) over the
+// spread of the face itself, so neither the light nor the ink's contrast
+// counts. It is measured on the tile's box grown by sharpnessRim, so that
+// the tile's outline, the sharpest edge of a blank-ish face, counts.
+func exampleSharpness(e Example) (float64, bool) {
+	if len(e.BGR) != exampleWidth*exampleHeight*3 {
+		return 0, false
+	}
+	src, err := gocv.NewMatFromBytes(exampleHeight, exampleWidth, gocv.MatTypeCV8UC3, e.BGR)
+	if err != nil {
+		return 0, false
+	}
+	defer src.Close()
+	grey := gocv.NewMat()
+	defer grey.Close()
+	gocv.CvtColor(src, &grey, gocv.ColorBGRToGray)
+	f := gocv.NewMat()
+	defer f.Close()
+	grey.ConvertTo(&f, gocv.MatTypeCV32F)
+	bw, bh := exampleWidth/(1+2*exampleMargin), exampleHeight/(1+2*exampleMargin)
+	mx := int(math.Round(bw*exampleMargin - sharpnessRim*bw))
+	my := int(math.Round(bh*exampleMargin - sharpnessRim*bh))
+	face := f.Region(image.Rect(mx, my, exampleWidth-mx, exampleHeight-my))
+	defer face.Close()
+	blurred := gocv.NewMat()
+	defer blurred.Close()
+	gocv.GaussianBlur(face, &blurred, image.Pt(0, 0), 1, 0, gocv.BorderReplicate)
+	detail := gocv.NewMat()
+	defer detail.Close()
+	gocv.Subtract(face, blurred, &detail)
+	spread := deviation(face)
+	if spread < 1 { // a blank face: nothing to be sharp or blurred
+		return 0, false
+	}
+	return deviation(detail) / spread, true
+}
+
+// deviation is the standard deviation of a one-channel Mat's values.
+func deviation(m gocv.Mat) float64 {
+	mean, dev := gocv.NewMat(), gocv.NewMat()
+	defer mean.Close()
+	defer dev.Close()
+	gocv.MeanStdDev(m, &mean, &dev)
+	if dev.Empty() {
+		return 0
+	}
+	return dev.GetDoubleAt(0, 0)
+}
+
+// distrusts says whether the head has a code it does not fully trust.
+func (h *Head) distrusts() bool {
+	if len(h.Trust) != len(h.Codes) {
+		return false
+	}
+	for _, t := range h.Trust {
+		if t < 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// abstain raises each distrusted code's score toward the head's surest
+// (see trust): score holds the head's probability q times the network's
+// weight, and comes back changed with its new sum (noTile left out).
+func (h *Head) abstain(q, score []float64) float64 {
+	top := 0.0
+	for j, c := range h.Codes {
+		if c != noTile {
+			top = math.Max(top, q[j])
+		}
+	}
+	sum := 0.0
+	for j, c := range h.Codes {
+		if c == noTile {
+			continue
+		}
+		if t := float64(h.Trust[j]); t < 1 && q[j] > 0 {
+			score[j] *= math.Pow(top/q[j], 1-t)
+		}
+		sum += score[j]
+	}
+	return sum
+}
+
 func (h *Head) validate() error {
 	seen := map[string]bool{}
 	for _, c := range h.Codes {
@@ -487,8 +645,15 @@ func (h *Head) validate() error {
 		return fmt.Errorf("template bank: the head's prior %g lies outside 0 to %g", h.Prior, maxPrior)
 	case len(h.Features) > 100:
 		return errors.New("template bank: the head's features name is too long to be a model's")
+	case len(h.Trust) != 0 && len(h.Trust) != len(h.Codes):
+		return fmt.Errorf("template bank: the head trusts %d codes of its %d", len(h.Trust), len(h.Codes))
 	case h.Dim <= 0 || h.Dim > 4096 || len(h.W) != len(h.Codes)*h.Dim || len(h.B) != len(h.Codes):
 		return fmt.Errorf("template bank: the head's weights do not fit %d classes of %d features", len(h.Codes), h.Dim)
+	}
+	for _, t := range h.Trust {
+		if !(t >= 0 && t <= 1) {
+			return errors.New("template bank: the head's trust in a code lies outside 0 to 1")
+		}
 	}
 	for _, w := range append(append([]float32(nil), h.W...), h.B...) {
 		if math.IsNaN(float64(w)) || math.IsInf(float64(w), 0) {

@@ -3,11 +3,15 @@ package vision
 import (
 	"bytes"
 	"errors"
+	"image"
+	"image/color"
 	"math"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+
+	"gocv.io/x/gocv"
 )
 
 var (
@@ -298,6 +302,7 @@ func TestDoubtfulBlank(t *testing.T) {
 		{"a back the head holds no tile at 0.17", read("0z", 0.95, 0.75, 1, 0, 0), true},
 		{"a 1m the network took for a back", read("0z", 0.6, 0, 0, 1, 0), false},
 		{"a sure back of the network the head holds no tile: backOverHead's back stands", read("0z", 0.995, 1, 0.3, 0, 0), false},
+		{"a sure back of the network the head holds no tile at 0.35: it stands too", read("0z", 0.995, 0.9, 1, 0, 0), false},
 		{"a blank dragon both read surely", read("5z", 0.95, 0, 0, 0, 1), false},
 		{"a blank dragon the network doubts", read("5z", 0.5, 0, 0, 0, 1), true},
 	}
@@ -320,5 +325,84 @@ func TestDoubtfulBlank(t *testing.T) {
 	_, kept := dropWeak(boxes, []reading{sure, doubtful, doubtful, blank, turned})
 	if len(kept) != 3 || kept[0].doubtfulBlank || !kept[1].doubtfulBlank || kept[2].labels[0] != "6z" {
 		t.Errorf("dropWeak kept %+v, want the sure back, the doubtful one the detector is sure of, and the 6z", kept)
+	}
+}
+
+// TestDistrustedCode: the head reads a tile as 4j, whose taught example
+// was sharp, though the network reads it as 6j, whose only example was
+// blurred. Trusting 6j fully, the head's 4j stands; not trusting it, the
+// network's 6j does; half trusted, the network still decides where it is
+// sure. A code the network is not sure of gains nothing from distrust.
+func TestDistrustedCode(t *testing.T) {
+	// Two features: the first says 4j, the second 6j.
+	h := &Head{Codes: []string{"4j", "6j"}, Dim: 2, W: []float32{0.5, 0, 0, 0.5}, B: make([]float32, 2), Prior: 0.8}
+	labels := []string{"4j", "6j"}
+	read := func(net float64) reading {
+		return reading{labels: []string{"6j", "4j"}, probs: []float64{net, 1 - net}, all: []float64{1 - net, net}, feat: []float32{1, 0.1}}
+	}
+	cases := []struct {
+		name  string
+		trust []float32
+		net   float64
+		first string
+	}{
+		{"trusted", nil, 0.97, "4j"},
+		{"trusted, spelled out", []float32{1, 1}, 0.97, "4j"},
+		{"6j not trusted", []float32{1, 0}, 0.97, "6j"},
+		{"6j half trusted", []float32{1, 0.5}, 0.97, "6j"},
+		{"6j not trusted, the network unsure", []float32{1, 0}, 0.4, "4j"},
+	}
+	for _, c := range cases {
+		h.Trust = c.trust
+		got, keep := h.review([]reading{read(c.net)}, labels)
+		if !keep[0] || got[0].labels[0] != c.first {
+			t.Errorf("%s: read %v %v, want %s", c.name, got[0].labels, got[0].probs, c.first)
+		}
+	}
+	h.Trust = []float32{1}
+	if h.validate() == nil {
+		t.Error("a head trusting one code of two validated")
+	}
+	h.Trust = []float32{1, 1.5}
+	if h.validate() == nil {
+		t.Error("a head trusting a code 1.5 validated")
+	}
+}
+
+// TestExampleSharpness: an example blurred reads less sharp than itself
+// sharp, whatever its light; a blank face has no sharpness; and trust
+// runs from blurredExample to sharpExample of the set's median.
+func TestExampleSharpness(t *testing.T) {
+	face := func(blur float64, gain float32) Example {
+		img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(222, 236, 240, 0), exampleHeight, exampleWidth, gocv.MatTypeCV8UC3)
+		defer img.Close()
+		gocv.PutText(&img, "W", image.Pt(14, 52), gocv.FontHersheySimplex, 1.1, color.RGBA{R: 30, G: 30, B: 30}, 2)
+		gocv.Line(&img, image.Pt(20, 60), image.Pt(40, 60), color.RGBA{R: 200, G: 30, B: 30}, 2)
+		if blur > 0 {
+			gocv.GaussianBlur(img, &img, image.Pt(0, 0), blur, 0, gocv.BorderReplicate)
+		}
+		img.ConvertToWithParams(&img, gocv.MatTypeCV8UC3, gain, 0)
+		return Example{Code: "1m", BGR: img.ToBytes()}
+	}
+	sharp, ok := exampleSharpness(face(0, 1))
+	dim, ok2 := exampleSharpness(face(0, 0.6))
+	blurred, ok3 := exampleSharpness(face(2, 1))
+	if !ok || !ok2 || !ok3 {
+		t.Fatal("a face with a stroke had no sharpness")
+	}
+	if blurred > 0.6*sharp || math.Abs(dim-sharp) > 0.1*sharp {
+		t.Errorf("sharpness %.3f sharp, %.3f dimmed, %.3f blurred: want the dimmed level with the sharp and the blurred under 0.6 of it", sharp, dim, blurred)
+	}
+	blank := make([]byte, exampleWidth*exampleHeight*3)
+	for i := range blank {
+		blank[i] = 200
+	}
+	if _, ok := exampleSharpness(Example{Code: "5z", BGR: blank}); ok {
+		t.Error("a blank face had a sharpness")
+	}
+	for _, c := range []struct{ sharpest, want float64 }{{0.4, 0}, {blurredExample, 0}, {0.7, 0.5}, {sharpExample, 1}, {1.3, 1}} {
+		if got := exampleTrust(c.sharpest, 1); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("trust at %.2f of the median: %.3f, want %.3f", c.sharpest, got, c.want)
+		}
 	}
 }
