@@ -531,6 +531,23 @@ func (b *Bank) trust(codes []string) []float32 {
 	return out
 }
 
+// Blurred names the codes the head trusts less than fully, as they were
+// taught only from blurred tiles: a sharper photo of them teaches them
+// better.
+func (b *Bank) Blurred() []string {
+	if b.Head == nil || len(b.Head.Trust) != len(b.Head.Codes) {
+		return nil
+	}
+	var out []string
+	for i, c := range b.Head.Codes {
+		if c != noTile && b.Head.Trust[i] < 1 {
+			out = append(out, c)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // exampleTrust: 0 for a code whose sharpest example is at most
 // blurredExample of the set's median sharpness, 1 from sharpExample, and
 // in proportion between.

@@ -359,6 +359,10 @@ func TestDistrustedCode(t *testing.T) {
 			t.Errorf("%s: read %v %v, want %s", c.name, got[0].labels, got[0].probs, c.first)
 		}
 	}
+	h.Trust = []float32{1, 0.5}
+	if got := (&Bank{Head: h}).Blurred(); len(got) != 1 || got[0] != "6j" {
+		t.Errorf("blurred codes %v, want 6j", got)
+	}
 	h.Trust = []float32{1}
 	if h.validate() == nil {
 		t.Error("a head trusting one code of two validated")

@@ -149,6 +149,9 @@ func renderTaught(b *vision.Bank, photos []vision.LabelledPhoto, out string) str
 	sort.Strings(codes)
 	fmt.Fprintf(&s, "%d kinds of tile, %d tiles kept, %d patches where no tile is: %s\n", len(codes), b.Tiles(), counts["-"], strings.Join(codes, " "))
 	s.WriteString(darkFaces(b))
+	if blurred := b.Blurred(); len(blurred) > 0 {
+		fmt.Fprintf(&s, "taught only from blurred tiles, so read mostly as the shipped models read them: %s (teach a sharper photo of them with --grow)\n", strings.Join(blurred, " "))
+	}
 	fmt.Fprintf(&s, "bank written to %s (read with it: mjscan recognize --bank %s PHOTO)\n", out, out)
 	return s.String()
 }

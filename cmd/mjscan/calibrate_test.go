@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"mjscan/vision"
 )
 
 // TestCalibrateThenRecognize: calibrate on the egypt grid, then read an
@@ -105,5 +107,23 @@ func TestCalibrateErrors(t *testing.T) {
 	env := map[string]string{"MJSCAN_BANK": "../../go.mod", "MJSCAN_ADDR": "127.0.0.1:0", "MJSCAN_METRICS_ADDR": "off"}
 	if code := serve(context.Background(), nil, func(k string) string { return env[k] }, &errOut, nil); code != 2 || !strings.Contains(errOut.String(), "MJSCAN_BANK") {
 		t.Errorf("serve with a bad bank: exit %d: %s", code, errOut.String())
+	}
+}
+
+// TestRenderTaughtNamesBlurred: the report of a taught set names the codes
+// taught only from blurred tiles, and says how to teach them better; a
+// set with none says nothing of it.
+func TestRenderTaughtNamesBlurred(t *testing.T) {
+	b := &vision.Bank{
+		Examples: []vision.Example{{Code: "4j"}, {Code: "6j"}},
+		Head:     &vision.Head{Codes: []string{"4j", "6j"}, Trust: []float32{1, 0.3}},
+	}
+	photos := []vision.LabelledPhoto{{Name: "a"}}
+	if got := renderTaught(b, photos, "set.mjb"); !strings.Contains(got, "taught only from blurred tiles, so read mostly as the shipped models read them: 6j (teach a sharper photo of them with --grow)") {
+		t.Errorf("the report does not name 6j as blurred:\n%s", got)
+	}
+	b.Head.Trust = nil
+	if got := renderTaught(b, photos, "set.mjb"); strings.Contains(got, "blurred") {
+		t.Errorf("a set trusted in every code is reported blurred:\n%s", got)
 	}
 }
