@@ -83,15 +83,10 @@ func dropTable(img gocv.Mat, boxes []box, reads []reading) ([]box, []reading) {
 	}
 	const k = tableBins * tableBins * tableBins
 	var table, tiles [k]float64
-	own := make([][k]float64, len(boxes))
 	var nTable, nTiles float64
-	nOwn := make([]float64, len(boxes))
 	gw, gh := (W+step-1)/step, (H+step-1)/step
 	near := make([]bool, gw*gh)
-	in := make([]int32, gw*gh)
-	for c := range in {
-		in[c] = -1
-	}
+	in := make([]bool, gw*gh) // in the middle of a box that is not judged
 	paint := func(x0, y0, x1, y1 float64, f func(c int)) {
 		for gy := max(0, int(math.Ceil(y0/float64(step)))); gy < gh && float64(gy*step) <= y1; gy++ {
 			for gx := max(0, int(math.Ceil(x0/float64(step)))); gx < gw && float64(gx*step) <= x1; gx++ {
@@ -99,28 +94,20 @@ func dropTable(img gocv.Mat, boxes []box, reads []reading) ([]box, []reading) {
 			}
 		}
 	}
-	for j, b := range boxes {
+	for _, b := range boxes {
 		mx, my := tableMargin*b.w(), tableMargin*b.h()
 		paint(b.x0-mx, b.y0-my, b.x1+mx, b.y1+my, func(c int) { near[c] = true })
-		if b.score < tableWeak { // judged, so not among the tiles (see above)
-			continue
+		if b.score >= tableWeak { // the judged boxes are not among the tiles (see above)
+			paint(b.x0+mx, b.y0+my, b.x1-mx, b.y1-my, func(c int) { in[c] = true })
 		}
-		paint(b.x0+mx, b.y0+my, b.x1-mx, b.y1-my, func(c int) {
-			if in[c] < 0 {
-				in[c] = int32(j)
-			}
-		})
 	}
 	for gy := 0; gy < gh; gy++ {
 		for gx := 0; gx < gw; gx++ {
 			c, x, y := gy*gw+gx, gx*step, gy*step
 			switch {
-			case in[c] >= 0:
-				v := bin(x, y)
-				tiles[v]++
-				own[in[c]][v]++
+			case in[c]:
+				tiles[bin(x, y)]++
 				nTiles++
-				nOwn[in[c]]++
 			case !near[c]:
 				table[bin(x, y)]++
 				nTable++
@@ -131,13 +118,8 @@ func dropTable(img gocv.Mat, boxes []box, reads []reading) ([]box, []reading) {
 		return boxes, reads
 	}
 	// isTable: the box's pixels against the table's colours and those of
-	// the photo's other tiles.
-	isTable := func(i int) bool {
-		b := boxes[i]
-		others := nTiles - nOwn[i]
-		if others <= 0 {
-			return false
-		}
+	// the photo's tiles.
+	isTable := func(b box) bool {
 		gx, gy := tableMargin*b.w(), tableMargin*b.h()
 		x0, x1 := max(0, int(b.x0+gx)), min(W, int(b.x1-gx))
 		y0, y1 := max(0, int(b.y0+gy)), min(H, int(b.y1-gy))
@@ -146,7 +128,7 @@ func dropTable(img gocv.Mat, boxes []box, reads []reading) ([]box, []reading) {
 			for x := x0; x < x1; x += step {
 				c := bin(x, y)
 				pt := (table[c] + 1) / (nTable + k)
-				po := (tiles[c] - own[i][c] + 1) / (others + k)
+				po := (tiles[c] + 1) / (nTiles + k)
 				if pt > tableOdds*po {
 					t++
 				}
@@ -155,9 +137,7 @@ func dropTable(img gocv.Mat, boxes []box, reads []reading) ([]box, []reading) {
 		}
 		return n > 0 && float64(t) >= tableShare*float64(n)
 	}
-	i := -1
 	return keep(boxes, reads, func(b box, _ reading) bool {
-		i++
-		return b.score >= tableWeak || !isTable(i)
+		return b.score >= tableWeak || !isTable(b)
 	})
 }
