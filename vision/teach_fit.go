@@ -451,7 +451,7 @@ func (h *Head) review(reads []reading, labels []string) ([]reading, []bool) {
 		if netBack {
 			none = 0
 		}
-		if h.distrusts() {
+		if len(h.Trust) == len(h.Codes) { // Fit leaves Trust empty where it trusts every code
 			sum = h.abstain(q, score)
 		}
 		if sum <= 0 {
@@ -606,19 +606,6 @@ func deviation(m gocv.Mat) float64 {
 		return 0
 	}
 	return dev.GetDoubleAt(0, 0)
-}
-
-// distrusts says whether the head has a code it does not fully trust.
-func (h *Head) distrusts() bool {
-	if len(h.Trust) != len(h.Codes) {
-		return false
-	}
-	for _, t := range h.Trust {
-		if t < 1 {
-			return true
-		}
-	}
-	return false
 }
 
 // abstain raises each distrusted code's score toward the head's surest
