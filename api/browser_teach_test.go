@@ -25,6 +25,9 @@ type teachingRecognizer struct {
 	fakeRecognizer
 	mu     sync.Mutex
 	taught [][]vision.Labelled // each photo's labels, in the order taught
+	// blurred are codes it finds blurred while it has only one example
+	// of them: their trust is 0 (vision.Bank.Blurred names them).
+	blurred map[string]bool
 }
 
 func (r *teachingRecognizer) TeachSet(base *vision.Bank, photos []vision.LabelledPhoto) (*vision.Bank, error) {
@@ -41,16 +44,22 @@ func (r *teachingRecognizer) TeachSet(base *vision.Bank, photos []vision.Labelle
 		b.Taught = append(b.Taught, p.Name)
 	}
 	r.mu.Unlock()
-	codes := map[string]bool{}
+	examples := map[string]int{}
 	for _, e := range b.Examples {
-		codes[e.Code] = true
+		examples[e.Code]++
 	}
 	h := &vision.Head{Dim: 1, Scale: 1}
-	for c := range codes {
+	for c := range examples {
 		h.Codes = append(h.Codes, c)
 		h.W, h.B = append(h.W, 0), append(h.B, 0)
 	}
 	sort.Strings(h.Codes)
+	for _, c := range h.Codes {
+		h.Trust = append(h.Trust, 1)
+		if r.blurred[c] && examples[c] == 1 {
+			h.Trust[len(h.Trust)-1] = 0
+		}
+	}
 	b.Head = h
 	return b, nil
 }
@@ -119,7 +128,8 @@ func TestBrowserTeachMyTiles(t *testing.T) {
 	rec.Tiles[3].Tile, rec.Tiles[3].Confidence = tileOf("9s"), 0.45 // the 6s, misread
 	rec.Tiles[3].Alternatives = []vision.Alternative{{Tile: tileOf("6s"), Confidence: 0.31}}
 	grid, gridCodes := gridRecognition()
-	reader := &teachingRecognizer{fakeRecognizer: fakeRecognizer{rec: rec, byPhoto: map[string]vision.Recognition{photoBytes(t, testPhoto(t, "dev-sample.jpg")): grid}}}
+	reader := &teachingRecognizer{fakeRecognizer: fakeRecognizer{rec: rec, byPhoto: map[string]vision.Recognition{photoBytes(t, testPhoto(t, "dev-sample.jpg")): grid}},
+		blurred: map[string]bool{"6s": true}}
 	cfg := DefaultConfig()
 	cfg.Workers, cfg.Queue = 2, 8
 	s, err := New(cfg, Deps{Version: "test", Recognizer: reader})
@@ -169,6 +179,11 @@ func TestBrowserTeachMyTiles(t *testing.T) {
 	if !strings.Contains(taught, "“Ben's tiles” knows 9 kinds of tile from 1 photo (version 1)") {
 		t.Errorf("after teaching the page says %q", taught)
 	}
+	// The set saw the 6s only blurred, and the page asks for a sharper one.
+	if !strings.Contains(taught, "It has seen 6 bamboo only blurred: remember a sharper photo of that tile, and it will read it better.") {
+		t.Errorf("the page does not ask for a sharper 6s: %q", taught)
+	}
+	shots(t, ctx, "teach-taught")
 	labels := reader.labels()
 	if len(labels) != 1 || len(labels[0]) != 14 {
 		t.Fatalf("taught %v: want the photo's 14 tiles", labels)
@@ -224,8 +239,8 @@ func TestBrowserTeachMyTiles(t *testing.T) {
 			t.Errorf("the grid tile at row %d, column %d was taught as %s, want %s", row+1, col+1, l.Tile, want)
 		}
 	}
-	if !strings.Contains(grown, "knows 34 kinds of tile from 2 photos (version 2)") {
-		t.Errorf("after the grid the page says %q", grown)
+	if !strings.Contains(grown, "knows 34 kinds of tile from 2 photos (version 2)") || strings.Contains(grown, "blurred") {
+		t.Errorf("after the grid (a second, sharp 6s) the page says %q", grown)
 	}
 
 	// The grid's optional rows, as the service's calibration grid has

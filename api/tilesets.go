@@ -133,6 +133,10 @@ type TileSet struct {
 	Codes  []string `json:"codes"`
 	Tiles  int      `json:"tiles"`
 	Photos int      `json:"photos"`
+	// Blurred are the codes it learned only from blurred tiles, and so
+	// reads mostly as the models alone read them: a sharper photo of
+	// those tiles, added to the set, teaches them better.
+	Blurred []string `json:"blurred,omitempty"`
 	// Model names the models that taught it: it reads with those.
 	Model string `json:"model,omitempty"`
 	// Detail says more in words: why a listed set cannot be trusted.
@@ -160,7 +164,7 @@ func setSummary(t referee.TileSet) TileSet {
 	}
 	created, updated := t.Created, t.At
 	return TileSet{ID: t.ID, Name: t.Name, Version: t.Version, Created: &created, Updated: &updated, Codes: codes,
-		Tiles: t.Tiles, Photos: t.Photos, Model: t.ModelVersion}
+		Tiles: t.Tiles, Photos: t.Photos, Blurred: t.Blurred, Model: t.ModelVersion}
 }
 
 func (s *Server) setResponse(t referee.TileSet) TileSetResponse {
@@ -598,9 +602,9 @@ func kinds(t *teaching, base *vision.Bank) int {
 // noTileCode is the bank's class of a patch where no tile is.
 const noTileCode = "-"
 
-// summarise says what a bank learned: its codes in suit order, its tiles
-// and its photos.
-func summarise(b *vision.Bank) (codes []string, tiles, photos int) {
+// summarise says what a bank learned: its codes in suit order, those it
+// learned only from blurred tiles, its tiles and its photos.
+func summarise(b *vision.Bank) (codes, blurred []string, tiles, photos int) {
 	seen := map[string]bool{}
 	for _, e := range b.Examples {
 		if e.Code == noTileCode {
@@ -619,7 +623,12 @@ func summarise(b *vision.Bank) (codes []string, tiles, photos int) {
 		}
 		return a[0] < b[0]
 	})
-	return codes, b.Tiles(), len(b.Taught)
+	for _, c := range b.Blurred() {
+		if seen[c] {
+			blurred = append(blurred, c)
+		}
+	}
+	return codes, blurred, b.Tiles(), len(b.Taught)
 }
 
 // teach learns version t of a set from the photos (growing base) on the
@@ -639,7 +648,7 @@ func (s *Server) teach(c echo.Context, teacher Teacher, t referee.TileSet, base 
 			return err
 		}
 		row := t
-		row.Codes, row.Tiles, row.Photos = summarise(bank)
+		row.Codes, row.Blurred, row.Tiles, row.Photos = summarise(bank)
 		// The set is stored even when the caller has given up waiting.
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 		defer cancel()

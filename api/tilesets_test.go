@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"image"
 	"log"
 	"mime/multipart"
 	"net/http"
@@ -15,12 +16,15 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"gocv.io/x/gocv"
 
 	"mjscan/referee"
 	"mjscan/vision"
@@ -671,5 +675,79 @@ func TestTileSetReadersBounded(t *testing.T) {
 	ts.reader(set(0), load)            // the oldest went
 	if loads != tileSetCache+2 {
 		t.Fatalf("%d loads, want %d", loads, tileSetCache+2)
+	}
+}
+
+// blurTile blurs the tile of code in a photo (a JPEG) as a tile caught
+// moving is, and returns the photo again as a JPEG.
+func blurTile(t *testing.T, photo []byte, labels, code string) []byte {
+	t.Helper()
+	img, err := gocv.IMDecode(photo, gocv.IMReadColor)
+	if err != nil || img.Empty() {
+		t.Fatalf("photo: %v", err)
+	}
+	defer img.Close()
+	found := false
+	for _, line := range strings.Split(labels, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 5 || f[0] != code {
+			continue
+		}
+		var r image.Rectangle
+		if _, err := fmt.Sscan(strings.Join(f[1:5], " "), &r.Min.X, &r.Min.Y, &r.Max.X, &r.Max.Y); err != nil {
+			t.Fatal(err)
+		}
+		if r = r.Intersect(image.Rect(0, 0, img.Cols(), img.Rows())); r.Dx() < 2 || r.Dy() < 2 {
+			t.Fatalf("the %s's box lies outside the photo", code)
+		}
+		tile := img.Region(r)
+		gocv.GaussianBlur(tile, &tile, image.Pt(0, 0), 4, 0, gocv.BorderReplicate)
+		tile.Close()
+		found = true
+	}
+	if !found {
+		t.Fatalf("no %s in the labels", code)
+	}
+	buf, err := gocv.IMEncodeWithParams(gocv.JPEGFileExt, img, []int{gocv.IMWriteJpegQuality, 92})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer buf.Close()
+	return bytes.Clone(buf.GetBytes())
+}
+
+// TestTileSetNamesBlurredTiles: a set taught from a photo in which one
+// kind of tile is blurred names that code as blurred, in its answer and
+// in its stored summary; once a sharp photo of it is added, it no longer
+// does.
+func TestTileSetNamesBlurredTiles(t *testing.T) {
+	teacher := sharedTeacher(t)
+	photo1, labels1 := egyptScene(t, 0)
+	photo2, labels2 := egyptScene(t, 1) // shows a sharp 3m
+	svc := startSets(t, referee.Config{SQLitePath: filepath.Join(t.TempDir(), "referee.db")}, teacher, "", nil)
+	a := postTeaching(t, svc.url+"/v1/tile-sets", []teachPart{{blurTile(t, photo1, labels1, "3m"), labels1}}, nil)
+	if a.status != http.StatusCreated {
+		t.Fatalf("create: %d %s", a.status, a.body)
+	}
+	id := a.str("id")
+	t.Logf("blurred as taught: %v", a.json["blurred"])
+	if b := strs(a.json["blurred"]); !slices.Contains(b, "3m") {
+		t.Fatalf("taught a blurred 3m, the set names blurred %v: %s", b, a.body)
+	}
+	for _, c := range strs(a.json["blurred"]) {
+		if !slices.Contains(strs(a.json["codes"]), c) {
+			t.Errorf("blurred %s is not among the codes %v", c, a.json["codes"])
+		}
+	}
+	if g := get(t, svc.url+"/v1/tile-sets/"+id); g.status != 200 || !slices.Contains(strs(g.json["blurred"]), "3m") {
+		t.Fatalf("stored summary: %d %s", g.status, g.body)
+	}
+	a = postTeaching(t, svc.url+"/v1/tile-sets/"+id+"/photos", []teachPart{{photo2, labels2}}, nil)
+	if a.status != http.StatusOK || a.num("version") != 2 {
+		t.Fatalf("grow: %d %s", a.status, a.body)
+	}
+	t.Logf("blurred after a sharp photo was added: %v", a.json["blurred"])
+	if b := strs(a.json["blurred"]); slices.Contains(b, "3m") {
+		t.Errorf("after a sharp 3m was added, the set still names it blurred: %v", b)
 	}
 }

@@ -23,8 +23,9 @@ type dialect struct {
 	// setupAppendOnly does the same for table_setups, photosAppendOnly
 	// for referee_photos.
 	setupAppendOnly, photosAppendOnly []string
-	// tileSetsAppendOnly does the same for tile_sets.
-	tileSetsAppendOnly []string
+	// tileSetsAppendOnly does the same for tile_sets, blurredAppendOnly
+	// for tile_set_blurred.
+	tileSetsAppendOnly, blurredAppendOnly []string
 	// byTable makes a query read ids from the index by table.
 	byTable string
 	// lock and unlock hold a lock for a session that serialises
@@ -75,6 +76,12 @@ var sqliteDialect = dialect{
 		`CREATE TRIGGER tile_sets_no_delete BEFORE DELETE ON tile_sets
 		 BEGIN SELECT RAISE(ABORT, 'tile sets are append-only: add a new version'); END`,
 	},
+	blurredAppendOnly: []string{
+		`CREATE TRIGGER tile_set_blurred_no_update BEFORE UPDATE ON tile_set_blurred
+		 BEGIN SELECT RAISE(ABORT, 'tile sets are append-only: add a new version'); END`,
+		`CREATE TRIGGER tile_set_blurred_no_delete BEFORE DELETE ON tile_set_blurred
+		 BEGIN SELECT RAISE(ABORT, 'tile sets are append-only: add a new version'); END`,
+	},
 	allowUpdates: func(table string) []string { return []string{`DROP TRIGGER ` + table + `_no_update`} },
 	forbidUpdates: func(table string) []string {
 		what := map[string]string{
@@ -120,6 +127,12 @@ var postgresDialect = dialect{
 		`CREATE TRIGGER tile_sets_no_change BEFORE UPDATE OR DELETE ON tile_sets
 		 FOR EACH ROW EXECUTE FUNCTION tile_sets_append_only()`,
 		`CREATE TRIGGER tile_sets_no_truncate BEFORE TRUNCATE ON tile_sets
+		 FOR EACH STATEMENT EXECUTE FUNCTION tile_sets_append_only()`,
+	},
+	blurredAppendOnly: []string{
+		`CREATE TRIGGER tile_set_blurred_no_change BEFORE UPDATE OR DELETE ON tile_set_blurred
+		 FOR EACH ROW EXECUTE FUNCTION tile_sets_append_only()`,
+		`CREATE TRIGGER tile_set_blurred_no_truncate BEFORE TRUNCATE ON tile_set_blurred
 		 FOR EACH STATEMENT EXECUTE FUNCTION tile_sets_append_only()`,
 	},
 	lock:      `SELECT pg_advisory_lock(7274726566)`,
@@ -280,6 +293,20 @@ var migrations = []migration{
 			`ALTER TABLE referee_records ADD COLUMN idempotency_key TEXT`,
 			`CREATE UNIQUE INDEX referee_records_by_key ON referee_records (idempotency_key) WHERE idempotency_key IS NOT NULL`,
 		}
+	}, nil},
+	{9, "the codes each version of a tile set learned only from blurred tiles", func(d dialect) []string {
+		return append([]string{
+			// A row for each version that has such codes. They are kept
+			// beside tile_sets rather than in a column of it: a column
+			// added to tile_sets comes after the bank, and SQLite would
+			// read through the bank to reach it (see step 6).
+			`CREATE TABLE tile_set_blurred (
+				set_id TEXT NOT NULL,
+				version INTEGER NOT NULL,
+				codes TEXT NOT NULL,
+				PRIMARY KEY (set_id, version)
+			)`,
+		}, d.blurredAppendOnly...)
 	}, nil},
 }
 

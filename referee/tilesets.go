@@ -29,6 +29,10 @@ type TileSet struct {
 	Codes  []string `json:"codes"`
 	Tiles  int      `json:"tiles"`
 	Photos int      `json:"photos"`
+	// Blurred are the codes among Codes that the set learned only from
+	// blurred tiles (vision.Bank.Blurred): a sharper photo of them would
+	// teach them better.
+	Blurred []string `json:"blurred,omitempty"`
 	// EngineVersion and ModelVersion say what taught this version: the
 	// bank is only good with the models that taught it.
 	EngineVersion string `json:"engine_version,omitempty"`
@@ -66,10 +70,17 @@ var ErrVersionTaken = errors.New("another version of this tile set was stored fi
 // MaxTileSetVersions versions.
 var ErrTooManyVersions = fmt.Errorf("a tile set keeps at most %d versions", MaxTileSetVersions)
 
+// digest is the chain digest of a version: its summary, its bank's hash,
+// and its blurred codes where it has any (so versions stored before they
+// were kept keep their digests).
 func (t *TileSet) digest(prev string) string {
-	return chainDigest(prev, "tile set", t.ID, strconv.Itoa(t.Version), strconv.FormatInt(t.At.UnixMicro(), 10), t.Name,
+	fields := []string{"tile set", t.ID, strconv.Itoa(t.Version), strconv.FormatInt(t.At.UnixMicro(), 10), t.Name,
 		strings.Join(t.Codes, " "), strconv.Itoa(t.Tiles), strconv.Itoa(t.Photos), t.EngineVersion, t.ModelVersion,
-		t.BankSHA256, strconv.FormatInt(t.BankSize, 10))
+		t.BankSHA256, strconv.FormatInt(t.BankSize, 10)}
+	if len(t.Blurred) > 0 {
+		fields = append(fields, "blurred", strings.Join(t.Blurred, " "))
+	}
+	return chainDigest(prev, fields...)
 }
 
 // AppendTileSet stores version t.Version of a set with its bank: version 1
@@ -84,7 +95,7 @@ func (s *Store) AppendTileSet(ctx context.Context, t TileSet, bank []byte) (_ Ti
 		return TileSet{}, fmt.Errorf("tile set %s: %w", t.ID, ErrTooManyVersions)
 	case len(bank) == 0 || len(bank) > MaxTileSetBank:
 		return TileSet{}, invalid("a tile set's bank must hold 1 byte to %d MB", MaxTileSetBank>>20)
-	case len(t.Codes) > maxTileSetCodes || t.Tiles < 0 || t.Photos < 0:
+	case len(t.Codes) > maxTileSetCodes || len(t.Blurred) > maxTileSetCodes || t.Tiles < 0 || t.Photos < 0:
 		return TileSet{}, invalid("a tile set's summary holds at most %d codes and no negative counts", maxTileSetCodes)
 	}
 	for _, f := range []struct{ name, v string }{{"the tile set's id", t.ID}, {"the tile set's name", t.Name},
@@ -93,12 +104,21 @@ func (s *Store) AppendTileSet(ctx context.Context, t TileSet, bank []byte) (_ Ti
 			return TileSet{}, err
 		}
 	}
-	for _, c := range t.Codes {
+	for _, c := range append(append([]string(nil), t.Codes...), t.Blurred...) {
 		if c == "" || strings.ContainsAny(c, " ") {
 			return TileSet{}, invalid("a tile set's codes are single words")
 		}
 		if err := checkName("a tile code", c); err != nil {
 			return TileSet{}, err
+		}
+	}
+	taught := map[string]bool{}
+	for _, c := range t.Codes {
+		taught[c] = true
+	}
+	for _, c := range t.Blurred {
+		if !taught[c] {
+			return TileSet{}, invalid("a tile set's blurred codes are among its codes (%q is not)", c)
 		}
 	}
 	sum := sha256.Sum256(bank)
@@ -134,6 +154,10 @@ func (s *Store) AppendTileSet(ctx context.Context, t TileSet, bank []byte) (_ Ti
 		engine_version, model_version, bank_sha256, bank_size, digest, bank) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		t.ID, t.Version, t.At.UnixMicro(), t.Name, strings.Join(t.Codes, " "), t.Tiles, t.Photos, t.EngineVersion,
 		t.ModelVersion, t.BankSHA256, t.BankSize, t.Digest, bank)
+	if err == nil && len(t.Blurred) > 0 {
+		_, err = tx.ExecContext(ctx, rebind(s.d, `INSERT INTO tile_set_blurred (set_id, version, codes) VALUES (?, ?, ?)`),
+			t.ID, t.Version, strings.Join(t.Blurred, " "))
+	}
 	if err == nil {
 		err = tx.Commit()
 	}
@@ -146,9 +170,13 @@ func (s *Store) AppendTileSet(ctx context.Context, t TileSet, bank []byte) (_ Ti
 	return t, nil
 }
 
-// tileSetColumns are what reading a set's summary selects: everything but
-// the bank.
-const tileSetColumns = `set_id, version, at_us, name, codes, tiles, photos, engine_version, model_version, bank_sha256, bank_size, digest`
+// tileSetColumns are what reading a set's summary selects, from
+// tileSetRows: everything but the bank, and the blurred codes.
+const (
+	tileSetColumns = `t.set_id, t.version, t.at_us, t.name, t.codes, t.tiles, t.photos, t.engine_version, t.model_version,
+		t.bank_sha256, t.bank_size, t.digest, COALESCE(b.codes, '')`
+	tileSetRows = `tile_sets t LEFT JOIN tile_set_blurred b ON b.set_id = t.set_id AND b.version = t.version`
+)
 
 // TileSet reads the version in force (the newest) of a set and checks it:
 // one that no longer matches its digest comes back marked Tampered, with
@@ -158,7 +186,7 @@ func (s *Store) TileSet(ctx context.Context, id string) (_ TileSet, err error) {
 	if err := checkName("the tile set's id", id); err != nil {
 		return TileSet{}, err
 	}
-	rows, err := s.db.QueryContext(ctx, rebind(s.d, `SELECT `+tileSetColumns+` FROM tile_sets WHERE set_id = ? ORDER BY version`), id)
+	rows, err := s.db.QueryContext(ctx, rebind(s.d, `SELECT `+tileSetColumns+` FROM `+tileSetRows+` WHERE t.set_id = ? ORDER BY t.version`), id)
 	if err != nil {
 		return TileSet{}, err
 	}
@@ -207,8 +235,8 @@ func (s *Store) TileSets(ctx context.Context, after string, limit int) (page []T
 		limit = DefaultLimit
 	}
 	limit = min(limit, MaxLimit)
-	rows, err := s.db.QueryContext(ctx, rebind(s.d, `SELECT `+tileSetColumns+` FROM tile_sets WHERE set_id IN
-		(SELECT DISTINCT set_id FROM tile_sets WHERE set_id > ? ORDER BY set_id LIMIT ?) ORDER BY set_id, version`), after, limit+1)
+	rows, err := s.db.QueryContext(ctx, rebind(s.d, `SELECT `+tileSetColumns+` FROM `+tileSetRows+` WHERE t.set_id IN
+		(SELECT DISTINCT set_id FROM tile_sets WHERE set_id > ? ORDER BY set_id LIMIT ?) ORDER BY t.set_id, t.version`), after, limit+1)
 	if err != nil {
 		return nil, false, err
 	}
@@ -232,12 +260,12 @@ func scanTileSets(rows *sql.Rows) ([]TileSet, error) {
 	for rows.Next() {
 		var t TileSet
 		var at int64
-		var codes string
+		var codes, blurred string
 		if err := rows.Scan(&t.ID, &t.Version, &at, &t.Name, &codes, &t.Tiles, &t.Photos, &t.EngineVersion,
-			&t.ModelVersion, &t.BankSHA256, &t.BankSize, &t.Digest); err != nil {
+			&t.ModelVersion, &t.BankSHA256, &t.BankSize, &t.Digest, &blurred); err != nil {
 			return nil, fmt.Errorf("a tile set cannot be read back: %w", err)
 		}
-		t.At, t.Codes = time.UnixMicro(at).UTC(), strings.Fields(codes)
+		t.At, t.Codes, t.Blurred = time.UnixMicro(at).UTC(), strings.Fields(codes), strings.Fields(blurred)
 		first := len(out) == 0 || out[len(out)-1].ID != t.ID
 		if first {
 			prev = TileSet{}

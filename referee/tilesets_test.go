@@ -133,3 +133,50 @@ func TestTileSetTampered(t *testing.T) {
 		})
 	}
 }
+
+// TestTileSetBlurred: the codes a version learned only from blurred
+// tiles are kept with it and read back, in a listing too; a version
+// without any reads none; they are part of the version's digest, so
+// changing them is noticed; and they must be among the set's codes.
+func TestTileSetBlurred(t *testing.T) {
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			ctx := context.Background()
+			c := b.config(t)
+			s := open(t, c)
+			if _, err := s.AppendTileSet(ctx, sampleSet("ts_a", 1), []byte("bank 1")); err != nil {
+				t.Fatal(err)
+			}
+			v2 := sampleSet("ts_a", 2)
+			v2.Blurred = []string{"2m", "5z"}
+			if stored, err := s.AppendTileSet(ctx, v2, []byte("bank 2")); err != nil || strings.Join(stored.Blurred, " ") != "2m 5z" {
+				t.Fatalf("stored %+v, %v", stored, err)
+			}
+			if _, err := s.AppendTileSet(ctx, sampleSet("ts_b", 1), []byte("bank b")); err != nil {
+				t.Fatal(err)
+			}
+			s.Close()
+			s = open(t, c)
+			got, err := s.TileSet(ctx, "ts_a")
+			if err != nil || got.Version != 2 || strings.Join(got.Blurred, " ") != "2m 5z" {
+				t.Fatalf("read back %+v, %v", got, err)
+			}
+			page, _, err := s.TileSets(ctx, "", 10)
+			if err != nil || len(page) != 2 || strings.Join(page[0].Blurred, " ") != "2m 5z" || len(page[1].Blurred) != 0 {
+				t.Fatalf("listing %+v, %v", page, err)
+			}
+
+			bad := sampleSet("ts_a", 3)
+			bad.Blurred = []string{"9p"}
+			if _, err := s.AppendTileSet(ctx, bad, []byte("bank 3")); !errors.Is(err, ErrInvalid) {
+				t.Fatalf("a blurred code the set was not taught: %v", err)
+			}
+
+			unguard(t, s, "tile_set_blurred")
+			mustExec(t, s, `UPDATE tile_set_blurred SET codes = '5z' WHERE set_id = 'ts_a'`)
+			if got, err := s.TileSet(ctx, "ts_a"); !errors.Is(err, ErrTampered) || !strings.Contains(got.Tampered, "version 2") {
+				t.Fatalf("changed blurred codes: %+v, %v", got, err)
+			}
+		})
+	}
+}

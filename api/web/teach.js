@@ -122,6 +122,17 @@ const teach = (() => {
     node("teach-offer").hidden = false;
   }
 
+  // blurredWords asks for a sharper photo of the tiles a set saw only
+  // blurred (its summary's "blurred" codes), which it reads mostly as the
+  // service's models alone do; "" when there are none.
+  function blurredWords(codes) {
+    const names = (codes || []).map(tileName);
+    if (!names.length) return "";
+    const list = names.length === 1 ? names[0] : names.slice(0, -1).join(", ") + " and " + names[names.length - 1];
+    const one = names.length === 1;
+    return ` It has seen ${list} only blurred: remember a sharper photo of ${one ? "that tile" : "those tiles"}, and it will read ${one ? "it" : "them"} better.`;
+  }
+
   async function send(what, out) {
     const set = saved();
     const form = new FormData();
@@ -134,7 +145,8 @@ const teach = (() => {
     const { ok, data } = await api("POST", path, form, { "Idempotency-Key": newKey() });
     if (!ok) { say(sentence(data && data.detail), true); return; }
     localStorage.setItem(KEY, JSON.stringify({ id: data.id, name: data.name }));
-    say(`Your set “${data.name || "my tiles"}” knows ${data.codes.length} kinds of tile from ${data.photos} photo${data.photos === 1 ? "" : "s"} (version ${data.version}). Later photos are read with it.`);
+    say(`Your set “${data.name || "my tiles"}” knows ${data.codes.length} kinds of tile from ${data.photos} photo${data.photos === 1 ? "" : "s"} (version ${data.version}). Later photos are read with it.` +
+      blurredWords(data.blurred));
     node("teach-offer").hidden = true;
     node("teach-grid-go").hidden = true;
     node("teach-grid-rows").replaceChildren();
