@@ -511,6 +511,13 @@ func LoadBank(r io.Reader) (*Bank, error) {
 	if err := b.validate(); err != nil {
 		return nil, err
 	}
+	// A bank taught before the head kept its trust trusts every code. Its
+	// examples say how sharp each code was taught, so the trust is
+	// measured from them as Fit measures it (for a bank that trusts every
+	// code the measure gives nil again).
+	if b.Head != nil && b.Head.Trust == nil {
+		b.Head.Trust = b.trust(b.Head.Codes)
+	}
 	return &b, nil
 }
 

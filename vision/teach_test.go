@@ -3,6 +3,7 @@ package vision
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"image"
 	"image/color"
 	"math"
@@ -373,21 +374,25 @@ func TestDistrustedCode(t *testing.T) {
 	}
 }
 
+// drawnExample is a taught example of code: a stroke and a line on a
+// face, blurred by blur (σ, pixels) and its light times gain.
+func drawnExample(code string, blur float64, gain float32) Example {
+	img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(222, 236, 240, 0), exampleHeight, exampleWidth, gocv.MatTypeCV8UC3)
+	defer img.Close()
+	gocv.PutText(&img, "W", image.Pt(14, 52), gocv.FontHersheySimplex, 1.1, color.RGBA{R: 30, G: 30, B: 30}, 2)
+	gocv.Line(&img, image.Pt(20, 60), image.Pt(40, 60), color.RGBA{R: 200, G: 30, B: 30}, 2)
+	if blur > 0 {
+		gocv.GaussianBlur(img, &img, image.Pt(0, 0), blur, 0, gocv.BorderReplicate)
+	}
+	img.ConvertToWithParams(&img, gocv.MatTypeCV8UC3, gain, 0)
+	return Example{Code: code, BGR: img.ToBytes()}
+}
+
 // TestExampleSharpness: an example blurred reads less sharp than itself
 // sharp, whatever its light; a blank face has no sharpness; and trust
 // runs from blurredExample to sharpExample of the set's median.
 func TestExampleSharpness(t *testing.T) {
-	face := func(blur float64, gain float32) Example {
-		img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(222, 236, 240, 0), exampleHeight, exampleWidth, gocv.MatTypeCV8UC3)
-		defer img.Close()
-		gocv.PutText(&img, "W", image.Pt(14, 52), gocv.FontHersheySimplex, 1.1, color.RGBA{R: 30, G: 30, B: 30}, 2)
-		gocv.Line(&img, image.Pt(20, 60), image.Pt(40, 60), color.RGBA{R: 200, G: 30, B: 30}, 2)
-		if blur > 0 {
-			gocv.GaussianBlur(img, &img, image.Pt(0, 0), blur, 0, gocv.BorderReplicate)
-		}
-		img.ConvertToWithParams(&img, gocv.MatTypeCV8UC3, gain, 0)
-		return Example{Code: "1m", BGR: img.ToBytes()}
-	}
+	face := func(blur float64, gain float32) Example { return drawnExample("1m", blur, gain) }
 	sharp, ok := exampleSharpness(face(0, 1))
 	dim, ok2 := exampleSharpness(face(0, 0.6))
 	blurred, ok3 := exampleSharpness(face(2, 1))
@@ -408,5 +413,39 @@ func TestExampleSharpness(t *testing.T) {
 		if got := exampleTrust(c.sharpest, 1); math.Abs(got-c.want) > 1e-9 {
 			t.Errorf("trust at %.2f of the median: %.3f, want %.3f", c.sharpest, got, c.want)
 		}
+	}
+}
+
+// TestOldBankTrust: a bank saved before the head kept its trust (here, its
+// trust left out by hand) is given it when loaded, measured from its
+// examples: the 6j it saw only blurred is not trusted. A bank whose every
+// code was taught sharp still trusts every code.
+func TestOldBankTrust(t *testing.T) {
+	bank := func(blur6j float64) *Bank {
+		return &Bank{Format: BankFormat, Version: BankVersion, Width: 24, Height: 32,
+			Examples: []Example{drawnExample("4j", 0, 1), drawnExample("4j", 0, 0.8), drawnExample("5j", 0, 1), drawnExample("6j", blur6j, 1)},
+			Head:     &Head{Codes: []string{"4j", "5j", "6j"}, Dim: 1, W: make([]float32, 3), B: make([]float32, 3), Prior: 0.5}}
+	}
+	load := func(b *Bank) *Bank {
+		var buf bytes.Buffer
+		if err := b.Save(&buf); err != nil {
+			t.Fatal(err)
+		}
+		got, err := LoadBank(&buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	if got := load(bank(2.5)); len(got.Head.Trust) != 3 || got.Head.Trust[0] != 1 || got.Head.Trust[2] != 0 || fmt.Sprint(got.Blurred()) != "[6j]" {
+		t.Errorf("an old bank with a blurred 6j loaded with trust %v, blurred %v: want 6j not trusted", got.Head.Trust, got.Blurred())
+	}
+	if got := load(bank(0)); got.Head.Trust != nil {
+		t.Errorf("an old bank taught sharp loaded with trust %v, want none (every code trusted)", got.Head.Trust)
+	}
+	kept := bank(2.5)
+	kept.Head.Trust = []float32{1, 1, 0.5}
+	if got := load(kept); fmt.Sprint(got.Head.Trust) != "[1 1 0.5]" {
+		t.Errorf("a bank's own trust %v was not kept as saved", got.Head.Trust)
 	}
 }
