@@ -180,3 +180,37 @@ func TestTileSetBlurred(t *testing.T) {
 		})
 	}
 }
+
+// TestTileSetStoredBeforeBlurred: a record whose schema stops before
+// step 9 (which keeps blurred codes) holds a set; opened by this version,
+// it gains the step, the set reads back intact, and it grows by a version
+// with blurred codes.
+func TestTileSetStoredBeforeBlurred(t *testing.T) {
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			ctx := context.Background()
+			c := b.config(t)
+			s := open(t, c)
+			if _, err := s.AppendTileSet(ctx, sampleSet("ts_a", 1), []byte("bank 1")); err != nil {
+				t.Fatal(err)
+			}
+			// As the record was before step 9.
+			mustExec(t, s, `DROP TABLE tile_set_blurred`)
+			mustExec(t, s, `DELETE FROM referee_schema WHERE version = 9`)
+			s.Close()
+			s = open(t, c)
+			got, err := s.TileSet(ctx, "ts_a")
+			if err != nil || got.Version != 1 || len(got.Blurred) != 0 {
+				t.Fatalf("a set stored before step 9: %+v, %v", got, err)
+			}
+			v2 := sampleSet("ts_a", 2)
+			v2.Blurred = []string{"1m"}
+			if _, err := s.AppendTileSet(ctx, v2, []byte("bank 2")); err != nil {
+				t.Fatal(err)
+			}
+			if got, err := s.TileSet(ctx, "ts_a"); err != nil || got.Version != 2 || fmt.Sprint(got.Blurred) != "[1m]" {
+				t.Fatalf("grown after the upgrade: %+v, %v", got, err)
+			}
+		})
+	}
+}
