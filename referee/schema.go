@@ -296,14 +296,16 @@ var migrations = []migration{
 	}, nil},
 	{9, "the codes each version of a tile set learned only from blurred tiles", func(d dialect) []string {
 		return append([]string{
-			// A row for each version that has such codes. They are kept
-			// beside tile_sets rather than in a column of it: a column
-			// added to tile_sets comes after the bank, and SQLite would
-			// read through the bank to reach it (see step 6).
+			// A row for each version that has such codes, with a digest
+			// chained to the version's. They are kept beside tile_sets
+			// rather than in a column of it: a column added to tile_sets
+			// comes after the bank, and SQLite would read through the bank
+			// to reach it (see step 6).
 			`CREATE TABLE tile_set_blurred (
 				set_id TEXT NOT NULL,
 				version INTEGER NOT NULL,
 				codes TEXT NOT NULL,
+				digest TEXT NOT NULL,
 				PRIMARY KEY (set_id, version)
 			)`,
 		}, d.blurredAppendOnly...)

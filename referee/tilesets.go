@@ -70,17 +70,18 @@ var ErrVersionTaken = errors.New("another version of this tile set was stored fi
 // MaxTileSetVersions versions.
 var ErrTooManyVersions = fmt.Errorf("a tile set keeps at most %d versions", MaxTileSetVersions)
 
-// digest is the chain digest of a version: its summary, its bank's hash,
-// and its blurred codes where it has any (so versions stored before they
-// were kept keep their digests).
 func (t *TileSet) digest(prev string) string {
-	fields := []string{"tile set", t.ID, strconv.Itoa(t.Version), strconv.FormatInt(t.At.UnixMicro(), 10), t.Name,
+	return chainDigest(prev, "tile set", t.ID, strconv.Itoa(t.Version), strconv.FormatInt(t.At.UnixMicro(), 10), t.Name,
 		strings.Join(t.Codes, " "), strconv.Itoa(t.Tiles), strconv.Itoa(t.Photos), t.EngineVersion, t.ModelVersion,
-		t.BankSHA256, strconv.FormatInt(t.BankSize, 10)}
-	if len(t.Blurred) > 0 {
-		fields = append(fields, "blurred", strings.Join(t.Blurred, " "))
-	}
-	return chainDigest(prev, fields...)
+		t.BankSHA256, strconv.FormatInt(t.BankSize, 10))
+}
+
+// blurredDigest is the digest of a version's blurred codes, chained to
+// the version's own: kept beside them (tile_set_blurred) rather than in
+// the version's digest, so that a replica that does not know them still
+// finds the version intact.
+func (t *TileSet) blurredDigest() string {
+	return chainDigest(t.Digest, "blurred codes", strings.Join(t.Blurred, " "))
 }
 
 // AppendTileSet stores version t.Version of a set with its bank: version 1
@@ -155,8 +156,8 @@ func (s *Store) AppendTileSet(ctx context.Context, t TileSet, bank []byte) (_ Ti
 		t.ID, t.Version, t.At.UnixMicro(), t.Name, strings.Join(t.Codes, " "), t.Tiles, t.Photos, t.EngineVersion,
 		t.ModelVersion, t.BankSHA256, t.BankSize, t.Digest, bank)
 	if err == nil && len(t.Blurred) > 0 {
-		_, err = tx.ExecContext(ctx, rebind(s.d, `INSERT INTO tile_set_blurred (set_id, version, codes) VALUES (?, ?, ?)`),
-			t.ID, t.Version, strings.Join(t.Blurred, " "))
+		_, err = tx.ExecContext(ctx, rebind(s.d, `INSERT INTO tile_set_blurred (set_id, version, codes, digest) VALUES (?, ?, ?, ?)`),
+			t.ID, t.Version, strings.Join(t.Blurred, " "), t.blurredDigest())
 	}
 	if err == nil {
 		err = tx.Commit()
@@ -174,7 +175,7 @@ func (s *Store) AppendTileSet(ctx context.Context, t TileSet, bank []byte) (_ Ti
 // tileSetRows: everything but the bank, and the blurred codes.
 const (
 	tileSetColumns = `t.set_id, t.version, t.at_us, t.name, t.codes, t.tiles, t.photos, t.engine_version, t.model_version,
-		t.bank_sha256, t.bank_size, t.digest, COALESCE(b.codes, '')`
+		t.bank_sha256, t.bank_size, t.digest, COALESCE(b.codes, ''), COALESCE(b.digest, '')`
 	tileSetRows = `tile_sets t LEFT JOIN tile_set_blurred b ON b.set_id = t.set_id AND b.version = t.version`
 )
 
@@ -260,9 +261,9 @@ func scanTileSets(rows *sql.Rows) ([]TileSet, error) {
 	for rows.Next() {
 		var t TileSet
 		var at int64
-		var codes, blurred string
+		var codes, blurred, blurredDigest string
 		if err := rows.Scan(&t.ID, &t.Version, &at, &t.Name, &codes, &t.Tiles, &t.Photos, &t.EngineVersion,
-			&t.ModelVersion, &t.BankSHA256, &t.BankSize, &t.Digest, &blurred); err != nil {
+			&t.ModelVersion, &t.BankSHA256, &t.BankSize, &t.Digest, &blurred, &blurredDigest); err != nil {
 			return nil, fmt.Errorf("a tile set cannot be read back: %w", err)
 		}
 		t.At, t.Codes, t.Blurred = time.UnixMicro(at).UTC(), strings.Fields(codes), strings.Fields(blurred)
@@ -278,6 +279,8 @@ func scanTileSets(rows *sql.Rows) ([]TileSet, error) {
 			t.Tampered = fmt.Sprintf("tile set %s: version %d follows version %d (a version was removed or renumbered)", t.ID, t.Version, prev.Version)
 		case t.Digest != t.digest(prev.Digest):
 			t.Tampered = fmt.Sprintf("tile set %s: its version %d was changed after it was written (it no longer matches its digest)", t.ID, t.Version)
+		case blurredDigest != "" && blurredDigest != t.blurredDigest():
+			t.Tampered = fmt.Sprintf("tile set %s: the blurred codes of its version %d were changed after they were written (they no longer match their digest)", t.ID, t.Version)
 		}
 		prev = t
 		if first {

@@ -136,15 +136,18 @@ func TestTileSetTampered(t *testing.T) {
 
 // TestTileSetBlurred: the codes a version learned only from blurred
 // tiles are kept with it and read back, in a listing too; a version
-// without any reads none; they are part of the version's digest, so
-// changing them is noticed; and they must be among the set's codes.
+// without any reads none; they must be among the set's codes; and their
+// own digest, chained to the version's, notices them changed, while the
+// version's digest does not cover them (a replica that does not know
+// them finds the version intact).
 func TestTileSetBlurred(t *testing.T) {
 	for _, b := range backends(t) {
 		t.Run(b.name, func(t *testing.T) {
 			ctx := context.Background()
 			c := b.config(t)
 			s := open(t, c)
-			if _, err := s.AppendTileSet(ctx, sampleSet("ts_a", 1), []byte("bank 1")); err != nil {
+			v1, err := s.AppendTileSet(ctx, sampleSet("ts_a", 1), []byte("bank 1"))
+			if err != nil {
 				t.Fatal(err)
 			}
 			v2 := sampleSet("ts_a", 2)
@@ -174,8 +177,18 @@ func TestTileSetBlurred(t *testing.T) {
 
 			unguard(t, s, "tile_set_blurred")
 			mustExec(t, s, `UPDATE tile_set_blurred SET codes = '5z' WHERE set_id = 'ts_a'`)
-			if got, err := s.TileSet(ctx, "ts_a"); !errors.Is(err, ErrTampered) || !strings.Contains(got.Tampered, "version 2") {
+			if got, err := s.TileSet(ctx, "ts_a"); !errors.Is(err, ErrTampered) || !strings.Contains(got.Tampered, "blurred codes of its version 2") {
 				t.Fatalf("changed blurred codes: %+v, %v", got, err)
+			}
+			// The version itself stands without them: a replica that
+			// does not know blurred codes reads only tile_sets.
+			mustExec(t, s, `UPDATE tile_set_blurred SET codes = '2m 5z' WHERE set_id = 'ts_a'`)
+			var digest string
+			if err := s.db.QueryRow(`SELECT digest FROM tile_sets WHERE set_id = 'ts_a' AND version = 2`).Scan(&digest); err != nil {
+				t.Fatal(err)
+			}
+			if got, err := s.TileSet(ctx, "ts_a"); err != nil || digest != got.digest(v1.Digest) {
+				t.Fatalf("put back: %+v, %v; the version's digest should not cover its blurred codes", got, err)
 			}
 		})
 	}
