@@ -184,6 +184,14 @@ func TestBrowserTeachMyTiles(t *testing.T) {
 		t.Errorf("the page does not ask for a sharper 6s: %q", taught)
 	}
 	shots(t, ctx, "teach-taught")
+	var asks []string
+	run(t, ctx, "the words for more blurred codes", chromedp.Evaluate(`[teach.blurredWords([]),
+	  teach.blurredWords(["1m", "2p"]), teach.blurredWords(["1m", "2m", "3m", "4m", "5m", "6m", "7m"])]`, &asks))
+	if len(asks) != 3 || asks[0] != "" ||
+		asks[1] != " It has seen 1 characters and 2 dots only blurred: remember a sharper photo of those tiles, and it will read them better." ||
+		!strings.Contains(asks[2], "5 characters and 2 more kinds only blurred") {
+		t.Errorf("the words for blurred codes: %q", asks)
+	}
 	labels := reader.labels()
 	if len(labels) != 1 || len(labels[0]) != 14 {
 		t.Fatalf("taught %v: want the photo's 14 tiles", labels)

@@ -126,10 +126,11 @@ const teach = (() => {
   // blurred (its summary's "blurred" codes), which it reads mostly as the
   // service's models alone do; "" when there are none.
   function blurredWords(codes) {
-    const names = (codes || []).map(tileName);
+    let names = (codes || []).map(tileName);
     if (!names.length) return "";
-    const list = names.length === 1 ? names[0] : names.slice(0, -1).join(", ") + " and " + names[names.length - 1];
     const one = names.length === 1;
+    if (names.length > 6) names = names.slice(0, 5).concat(`${names.length - 5} more kinds`);
+    const list = names.length === 1 ? names[0] : names.slice(0, -1).join(", ") + " and " + names[names.length - 1];
     return ` It has seen ${list} only blurred: remember a sharper photo of ${one ? "that tile" : "those tiles"}, and it will read ${one ? "it" : "them"} better.`;
   }
 
@@ -259,5 +260,5 @@ const teach = (() => {
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", build); else build();
-  return { beforeUpload, afterRead, gridLabels };
+  return { beforeUpload, afterRead, gridLabels, blurredWords };
 })();
