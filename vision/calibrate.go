@@ -406,7 +406,8 @@ func gridCodes(rows [][]int) ([][]string, error) {
 // the two, once. A head fitted on another classifier's features is fitted
 // again from the tiles the bank keeps (see New); a bank that keeps none is
 // read without its head (the service refuses a set taught with other
-// models that keeps no tiles before it gets here: api.useTileSet).
+// models that keeps no tiles before it gets here: api.useTileSet). A set
+// the shipped models already read (Bank.Known) is read as they read it.
 func (r *Recognizer) WithBank(b *Bank) *Recognizer {
 	c := *r
 	if f, err := b.fittedFor(r); err == nil {
@@ -415,6 +416,13 @@ func (r *Recognizer) WithBank(b *Bank) *Recognizer {
 		nb := *b
 		nb.Head = nil
 		b = &nb
+	}
+	c.taught = nil
+	if b != nil {
+		c.taught = b.Taught
+	}
+	if b.Known() { // read as the shipped models read it
+		b = nil
 	}
 	c.bank = b.forReading()
 	c.ownSet = b != nil

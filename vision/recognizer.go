@@ -39,6 +39,9 @@ type Recognizer struct {
 	pool   chan *worker
 	all    []*worker
 	bank   *Bank
+	// taught are the photos the set was taught from (Bank.Taught), kept
+	// also for a known set, which is read without its bank (Bank.Known).
+	taught []string
 	// tiles is every code a reading can name (the classifier's labels,
 	// the bank's), typed once when the models load.
 	tiles map[string]scoring.Tile
@@ -98,6 +101,12 @@ func New(cfg Config) (*Recognizer, error) {
 	if r.bank, err = cfg.Bank.fittedFor(r); err != nil {
 		r.Close()
 		return nil, err
+	}
+	if r.bank != nil {
+		r.taught = r.bank.Taught
+	}
+	if r.bank.Known() {
+		r.bank, r.ownSet = nil, false
 	}
 	r.bank = r.bank.forReading()
 	return r, nil

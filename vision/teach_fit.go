@@ -531,6 +531,27 @@ func (b *Bank) trust(codes []string) []float32 {
 	return out
 }
 
+// knownSet: a set whose taught tiles the network already reads right, all
+// but one in thirty or fewer (Head.Prior is that share), is a set the
+// shipped models know, and it is read as they read it. Its head and the
+// broad detector could only lose tiles there: taught from the fewest of
+// dev's photos (the set the models learned from; 87 of its 87 taught tiles
+// read right), dev's other 97 photos read 0.9827 with 73 exact through the
+// head and the broad detector, 0.9856 and 76 with the shipped detector,
+// 0.9869 and 77 with the shipped detector and no head, against 0.9880 and
+// 77 read alone. No held-out or validation design's taught tiles are read
+// right more than 0.911 of the time (models/README.md, "Teaching a set the
+// models know", in the third section of 2026-12-05).
+const knownSet = 0.97
+
+// Known says whether the shipped models already read the set (knownSet):
+// a recogniser given the bank then reads as it does without one. A set
+// read with its lightness inverted is never known: its tiles were read
+// right in a view the recogniser alone tries only when unsure.
+func (b *Bank) Known() bool {
+	return b != nil && b.Head != nil && !b.Inverted && b.Head.Prior >= knownSet
+}
+
 // Blurred names the codes the head trusts less than fully, as they were
 // taught only from blurred tiles: a sharper photo of them teaches them
 // better.

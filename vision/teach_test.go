@@ -449,3 +449,54 @@ func TestOldBankTrust(t *testing.T) {
 		t.Errorf("a bank's own trust %v was not kept as saved", got.Head.Trust)
 	}
 }
+
+// TestKnownSetReadsAsShipped: taught from the fewest dev photos that show
+// every code once (the set the models learned from), the bank is known:
+// the network reads its taught tiles right. A recogniser given it reads
+// other dev photos tile for tile as the shipped models do, with the
+// shipped detector. The egypt set, which the network reads badly, is not
+// known.
+func TestKnownSetReadsAsShipped(t *testing.T) {
+	rec := recognizer(t)
+	photos, err := ReadLabelledDir("../testdata/photos/dev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var taught, others []LabelledPhoto
+	pick := FewestCovering(photos)
+	for i, p := range photos {
+		if slices.Contains(pick, i) {
+			taught = append(taught, p)
+		} else if len(others) < 6 {
+			others = append(others, p)
+		}
+	}
+	b, err := Teach(rec, nil, taught)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !b.Known() {
+		t.Fatalf("taught from %d dev photos, the network reads %.3f of their tiles right: want the set known (≥ %.2f)", len(taught), b.Head.Prior, knownSet)
+	}
+	with := rec.WithBank(b)
+	if with.bank != nil || with.ownSet {
+		t.Error("a recogniser given a known set keeps its bank or the broad detector")
+	}
+	for _, p := range others {
+		alone, taughtRead := rec.Recognize(p.Name, p.Data), with.Recognize(p.Name, p.Data)
+		if fmt.Sprint(tileCodesAndBoxes(alone.Tiles)) != fmt.Sprint(tileCodesAndBoxes(taughtRead.Tiles)) {
+			t.Errorf("%s: read alone %v, with the known set %v", p.Name, tileCodesAndBoxes(alone.Tiles), tileCodesAndBoxes(taughtRead.Tiles))
+		}
+	}
+	if e := egyptTaught(t); e.Known() {
+		t.Errorf("the egypt set is known (the network reads %.3f of its taught tiles right)", e.Head.Prior)
+	}
+}
+
+func tileCodesAndBoxes(tiles []TileSeen) []string {
+	var out []string
+	for _, t := range tiles {
+		out = append(out, fmt.Sprintf("%s@%d,%d", t.Tile, t.Box[0], t.Box[1]))
+	}
+	return out
+}

@@ -127,3 +127,21 @@ func TestRenderTaughtNamesBlurred(t *testing.T) {
 		t.Errorf("a set trusted in every code is reported blurred:\n%s", got)
 	}
 }
+
+// TestRenderTaughtNamesKnownSet: a set the network already reads (its
+// head's prior at or above the known-set share) is reported as read as
+// the shipped models read it; one it reads badly is not.
+func TestRenderTaughtNamesKnownSet(t *testing.T) {
+	b := &vision.Bank{
+		Examples: []vision.Example{{Code: "1m"}, {Code: "2m"}},
+		Head:     &vision.Head{Codes: []string{"1m", "2m"}, Prior: 1},
+	}
+	photos := []vision.LabelledPhoto{{Name: "a"}}
+	if got := renderTaught(b, photos, "set.mjb"); !strings.Contains(got, "the shipped models already read this set (100% of its taught tiles right), so photos are read with it as they read them") {
+		t.Errorf("the report does not say the set is known:\n%s", got)
+	}
+	b.Head.Prior = 0.8
+	if got := renderTaught(b, photos, "set.mjb"); strings.Contains(got, "already read") {
+		t.Errorf("a set the network reads 80%% of is reported known:\n%s", got)
+	}
+}
