@@ -82,12 +82,16 @@ type Head struct {
 	// Prior is the power of the network's probability in a reading (the
 	// share of the taught tiles the network reads right by itself).
 	Prior float32 `json:"prior"`
+	// Tiles is how many taught tiles Prior was measured on (Bank.Tiles:
+	// each tile once, though Prior reads its second view too; 0 in banks
+	// taught before it was kept).
+	Tiles int `json:"tiles,omitempty"`
 	// Features names the classifier whose features the head was fitted
 	// on (Recognizer.features; empty before bank version 4).
 	Features string `json:"features,omitempty"`
 	// Trust is, code by code, how far the head's reading of that code is
 	// believed (0 to 1, see exampleTrust); empty where every code is
-	// trusted, as in banks taught before it.
+	// trusted. A bank saved before it was kept is given it when loaded.
 	Trust []float32 `json:"trust,omitempty"`
 }
 

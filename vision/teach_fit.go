@@ -91,7 +91,7 @@ func (b *Bank) Fit(rec *Recognizer) error {
 	// network's to this power. End to end, taught from the fewest photos:
 	// FluffyStuff (the network reads 0.95 of it right) 0.904 at a power of
 	// 0.5, 0.907 at 1; egypt (0.24 right) 0.77 at 0.5, 0.70 at 1.
-	b.Head.Prior = minPrior
+	b.Head.Prior, b.Head.Tiles = minPrior, b.Tiles()
 	if tiles > 0 {
 		b.Head.Prior = float32(math.Min(maxPrior, math.Max(minPrior, float64(netRight)/float64(tiles))))
 	}
@@ -531,25 +531,32 @@ func (b *Bank) trust(codes []string) []float32 {
 	return out
 }
 
-// knownSet: a set whose taught tiles the network already reads right, all
-// but one in thirty or fewer (Head.Prior is that share), is a set the
-// shipped models know, and it is read as they read it. Its head and the
-// broad detector could only lose tiles there: taught from the fewest of
-// dev's photos (the set the models learned from; 87 of its 87 taught tiles
-// read right), dev's other 97 photos read 0.9827 with 73 exact through the
-// head and the broad detector, 0.9856 and 76 with the shipped detector,
-// 0.9869 and 77 with the shipped detector and no head, against 0.9880 and
-// 77 read alone. No held-out or validation design's taught tiles are read
-// right more than 0.911 of the time (models/README.md, "Teaching a set the
-// models know", in the third section of 2026-12-05).
-const knownSet = 0.97
+// knownSet and knownTiles: a set whose taught tiles the network already
+// reads right, all but one in thirty or fewer (Head.Prior is that share),
+// measured on knownTiles of them or more, is a set the shipped models
+// know, and it is read as they read it. Its head and the broad detector
+// could only lose tiles there: taught from the fewest of dev's photos (the
+// set the models learned from; 87 of its 87 taught tiles read right),
+// dev's other 97 photos read 0.9827 with 73 exact through the head and the
+// broad detector, 0.9856 and 76 with the shipped detector, 0.9869 and 77
+// with the shipped detector and no head, against 0.9880 and 77 read alone.
+// No held-out or validation design's taught tiles are read right more
+// than 0.911 of the time (models/README.md, "Teaching a set the models
+// know", in the third section of 2026-12-05). The share of a few tiles
+// says little: a hand of 14 tiles of a set the network reads 0.91 of is
+// read all right one time in four. 60 tiles all read right put the share
+// at 0.95 or more with 95% confidence (0.05^(1/60) = 0.951).
+const (
+	knownSet   = 0.97
+	knownTiles = 60
+)
 
 // Known says whether the shipped models already read the set (knownSet):
 // a recogniser given the bank then reads as it does without one. A set
 // read with its lightness inverted is never known: its tiles were read
 // right in a view the recogniser alone tries only when unsure.
 func (b *Bank) Known() bool {
-	return b != nil && b.Head != nil && !b.Inverted && b.Head.Prior >= knownSet
+	return b != nil && b.Head != nil && !b.Inverted && b.Head.Prior >= knownSet && b.Head.Tiles >= knownTiles
 }
 
 // Blurred names the codes the head trusts less than fully, as they were
@@ -666,6 +673,8 @@ func (h *Head) validate() error {
 	switch {
 	case len(h.Codes) < 2:
 		return errors.New("template bank: the head has fewer than two classes")
+	case h.Tiles < 0:
+		return errors.New("template bank: the head was measured on a negative count of tiles")
 	case h.Prior < 0 || h.Prior > maxPrior || math.IsNaN(float64(h.Prior)):
 		return fmt.Errorf("template bank: the head's prior %g lies outside 0 to %g", h.Prior, maxPrior)
 	case len(h.Features) > 100:

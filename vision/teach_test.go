@@ -491,6 +491,25 @@ func TestKnownSetReadsAsShipped(t *testing.T) {
 	if e := egyptTaught(t); e.Known() {
 		t.Errorf("the egypt set is known (the network reads %.3f of its taught tiles right)", e.Head.Prior)
 	}
+	// What the share is measured on counts as much as the share.
+	for _, c := range []struct {
+		name     string
+		prior    float32
+		tiles    int
+		inverted bool
+		known    bool
+	}{
+		{"87 tiles all read right", 1, 87, false, true},
+		{"a hand of 14 tiles all read right", 1, 14, false, false},
+		{"100 tiles, 96 read right", 0.96, 100, false, false},
+		{"87 tiles all read right, read inverted", 1, 87, true, false},
+		{"a bank from before the count was kept", 1, 0, false, false},
+	} {
+		k := &Bank{Inverted: c.inverted, Head: &Head{Prior: c.prior, Tiles: c.tiles}}
+		if k.Known() != c.known {
+			t.Errorf("%s: known %v, want %v", c.name, k.Known(), c.known)
+		}
+	}
 }
 
 func tileCodesAndBoxes(tiles []TileSeen) []string {

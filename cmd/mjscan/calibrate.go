@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"flag"
 	"fmt"
 	"io"
@@ -153,7 +154,8 @@ func renderTaught(b *vision.Bank, photos []vision.LabelledPhoto, out string) str
 		fmt.Fprintf(&s, "taught only from blurred tiles, so read mostly as the shipped models read them: %s (teach a sharper photo of them with --grow)\n", strings.Join(blurred, " "))
 	}
 	if b.Known() {
-		fmt.Fprintf(&s, "the shipped models already read this set (%.0f%% of its taught tiles right), so photos are read with it as they read them\n", 100*b.Head.Prior)
+		fmt.Fprintf(&s, "the shipped models already read this set (%.0f of its %d taught tiles right), so photos are read with it as they read them\n",
+			math.Round(float64(b.Head.Prior)*float64(b.Head.Tiles)), b.Head.Tiles)
 	}
 	fmt.Fprintf(&s, "bank written to %s (read with it: mjscan recognize --bank %s PHOTO)\n", out, out)
 	return s.String()
