@@ -28,6 +28,9 @@ type teachingRecognizer struct {
 	// blurred are codes it finds blurred while it has only one example
 	// of them: their trust is 0 (vision.Bank.Blurred names them).
 	blurred map[string]bool
+	// knownFrom: a set taught from this many photos or more is one it
+	// already reads (vision.Bank.Known); 0 for never.
+	knownFrom int
 }
 
 func (r *teachingRecognizer) TeachSet(base *vision.Bank, photos []vision.LabelledPhoto) (*vision.Bank, error) {
@@ -59,6 +62,9 @@ func (r *teachingRecognizer) TeachSet(base *vision.Bank, photos []vision.Labelle
 		if r.blurred[c] && examples[c] == 1 {
 			h.Trust[len(h.Trust)-1] = 0
 		}
+	}
+	if r.knownFrom > 0 && len(b.Taught) >= r.knownFrom {
+		h.Prior, h.Tiles = 1, 60
 	}
 	b.Head = h
 	return b, nil
@@ -129,7 +135,7 @@ func TestBrowserTeachMyTiles(t *testing.T) {
 	rec.Tiles[3].Alternatives = []vision.Alternative{{Tile: tileOf("6s"), Confidence: 0.31}}
 	grid, gridCodes := gridRecognition()
 	reader := &teachingRecognizer{fakeRecognizer: fakeRecognizer{rec: rec, byPhoto: map[string]vision.Recognition{photoBytes(t, testPhoto(t, "dev-sample.jpg")): grid}},
-		blurred: map[string]bool{"6s": true}}
+		blurred: map[string]bool{"6s": true}, knownFrom: 2}
 	cfg := DefaultConfig()
 	cfg.Workers, cfg.Queue = 2, 8
 	s, err := New(cfg, Deps{Version: "test", Recognizer: reader})
@@ -176,7 +182,7 @@ func TestBrowserTeachMyTiles(t *testing.T) {
 		pageWaits(`/knows/.test(document.getElementById("teach-status").textContent)`),
 		text("#teach-status", &taught),
 	)
-	if !strings.Contains(taught, "“Ben's tiles” knows 9 kinds of tile from 1 photo (version 1)") {
+	if !strings.Contains(taught, "“Ben's tiles” knows 9 kinds of tile from 1 photo (version 1). Later photos are read with it.") {
 		t.Errorf("after teaching the page says %q", taught)
 	}
 	// The set saw the 6s only blurred, and the page asks for a sharper one.
@@ -247,8 +253,11 @@ func TestBrowserTeachMyTiles(t *testing.T) {
 			t.Errorf("the grid tile at row %d, column %d was taught as %s, want %s", row+1, col+1, l.Tile, want)
 		}
 	}
-	if !strings.Contains(grown, "knows 34 kinds of tile from 2 photos (version 2)") || strings.Contains(grown, "blurred") {
-		t.Errorf("after the grid (a second, sharp 6s) the page says %q", grown)
+	// The reader reads the set of two photos already (known): the page
+	// says photos are read as before.
+	if !strings.Contains(grown, "knows 34 kinds of tile from 2 photos (version 2). The service already reads these tiles well, so later photos are read as before; your set is kept.") ||
+		strings.Contains(grown, "blurred") {
+		t.Errorf("after the grid (a second, sharp 6s; the set now known) the page says %q", grown)
 	}
 
 	// The grid's optional rows, as the service's calibration grid has

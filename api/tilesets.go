@@ -137,6 +137,9 @@ type TileSet struct {
 	// reads mostly as the models alone read them: a sharper photo of
 	// those tiles, added to the set, teaches them better.
 	Blurred []string `json:"blurred,omitempty"`
+	// Known says the models already read the set (nearly every tile it
+	// was taught): its photos are read as they are without a set.
+	Known bool `json:"known,omitempty"`
 	// Model names the models that taught it: it reads with those.
 	Model string `json:"model,omitempty"`
 	// Detail says more in words: why a listed set cannot be trusted.
@@ -164,7 +167,7 @@ func setSummary(t referee.TileSet) TileSet {
 	}
 	created, updated := t.Created, t.At
 	return TileSet{ID: t.ID, Name: t.Name, Version: t.Version, Created: &created, Updated: &updated, Codes: codes,
-		Tiles: t.Tiles, Photos: t.Photos, Blurred: t.Blurred, Model: t.ModelVersion}
+		Tiles: t.Tiles, Photos: t.Photos, Blurred: t.Blurred, Known: t.Known, Model: t.ModelVersion}
 }
 
 func (s *Server) setResponse(t referee.TileSet) TileSetResponse {
@@ -649,6 +652,7 @@ func (s *Server) teach(c echo.Context, teacher Teacher, t referee.TileSet, base 
 		}
 		row := t
 		row.Codes, row.Blurred, row.Tiles, row.Photos = summarise(bank)
+		row.Known = bank.Known()
 		// The set is stored even when the caller has given up waiting.
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 		defer cancel()

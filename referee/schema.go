@@ -23,9 +23,9 @@ type dialect struct {
 	// setupAppendOnly does the same for table_setups, photosAppendOnly
 	// for referee_photos.
 	setupAppendOnly, photosAppendOnly []string
-	// tileSetsAppendOnly does the same for tile_sets, blurredAppendOnly
-	// for tile_set_blurred.
-	tileSetsAppendOnly, blurredAppendOnly []string
+	// tileSetsAppendOnly does the same for tile_sets, notesAppendOnly
+	// for tile_set_notes.
+	tileSetsAppendOnly, notesAppendOnly []string
 	// byTable makes a query read ids from the index by table.
 	byTable string
 	// lock and unlock hold a lock for a session that serialises
@@ -76,10 +76,10 @@ var sqliteDialect = dialect{
 		`CREATE TRIGGER tile_sets_no_delete BEFORE DELETE ON tile_sets
 		 BEGIN SELECT RAISE(ABORT, 'tile sets are append-only: add a new version'); END`,
 	},
-	blurredAppendOnly: []string{
-		`CREATE TRIGGER tile_set_blurred_no_update BEFORE UPDATE ON tile_set_blurred
+	notesAppendOnly: []string{
+		`CREATE TRIGGER tile_set_notes_no_update BEFORE UPDATE ON tile_set_notes
 		 BEGIN SELECT RAISE(ABORT, 'tile sets are append-only: add a new version'); END`,
-		`CREATE TRIGGER tile_set_blurred_no_delete BEFORE DELETE ON tile_set_blurred
+		`CREATE TRIGGER tile_set_notes_no_delete BEFORE DELETE ON tile_set_notes
 		 BEGIN SELECT RAISE(ABORT, 'tile sets are append-only: add a new version'); END`,
 	},
 	allowUpdates: func(table string) []string { return []string{`DROP TRIGGER ` + table + `_no_update`} },
@@ -129,10 +129,10 @@ var postgresDialect = dialect{
 		`CREATE TRIGGER tile_sets_no_truncate BEFORE TRUNCATE ON tile_sets
 		 FOR EACH STATEMENT EXECUTE FUNCTION tile_sets_append_only()`,
 	},
-	blurredAppendOnly: []string{
-		`CREATE TRIGGER tile_set_blurred_no_change BEFORE UPDATE OR DELETE ON tile_set_blurred
+	notesAppendOnly: []string{
+		`CREATE TRIGGER tile_set_notes_no_change BEFORE UPDATE OR DELETE ON tile_set_notes
 		 FOR EACH ROW EXECUTE FUNCTION tile_sets_append_only()`,
-		`CREATE TRIGGER tile_set_blurred_no_truncate BEFORE TRUNCATE ON tile_set_blurred
+		`CREATE TRIGGER tile_set_notes_no_truncate BEFORE TRUNCATE ON tile_set_notes
 		 FOR EACH STATEMENT EXECUTE FUNCTION tile_sets_append_only()`,
 	},
 	lock:      `SELECT pg_advisory_lock(7274726566)`,
@@ -294,21 +294,22 @@ var migrations = []migration{
 			`CREATE UNIQUE INDEX referee_records_by_key ON referee_records (idempotency_key) WHERE idempotency_key IS NOT NULL`,
 		}
 	}, nil},
-	{9, "the codes each version of a tile set learned only from blurred tiles", func(d dialect) []string {
+	{9, "what teaching noted of each version of a tile set: the codes it saw only blurred, and whether the models already read the set", func(d dialect) []string {
 		return append([]string{
-			// A row for each version that has such codes, with a digest
-			// chained to the version's. They are kept beside tile_sets
-			// rather than in a column of it: a column added to tile_sets
-			// comes after the bank, and SQLite would read through the bank
-			// to reach it (see step 6).
-			`CREATE TABLE tile_set_blurred (
+			// A row for each version with something noted, with a digest
+			// chained to the version's. Kept beside tile_sets rather than
+			// in columns of it: a column added to tile_sets comes after
+			// the bank, and SQLite would read through the bank to reach it
+			// (see step 6).
+			`CREATE TABLE tile_set_notes (
 				set_id TEXT NOT NULL,
 				version INTEGER NOT NULL,
-				codes TEXT NOT NULL,
+				blurred TEXT NOT NULL DEFAULT '',
+				known INTEGER NOT NULL DEFAULT 0,
 				digest TEXT NOT NULL,
 				PRIMARY KEY (set_id, version)
 			)`,
-		}, d.blurredAppendOnly...)
+		}, d.notesAppendOnly...)
 	}, nil},
 }
 

@@ -31,8 +31,10 @@ type TileSet struct {
 	Photos int      `json:"photos"`
 	// Blurred are the codes among Codes that the set learned only from
 	// blurred tiles (vision.Bank.Blurred): a sharper photo of them would
-	// teach them better.
+	// teach them better. Known says the models that taught it already
+	// read the set, and read its photos as they do (vision.Bank.Known).
 	Blurred []string `json:"blurred,omitempty"`
+	Known   bool     `json:"known,omitempty"`
 	// EngineVersion and ModelVersion say what taught this version: the
 	// bank is only good with the models that taught it.
 	EngineVersion string `json:"engine_version,omitempty"`
@@ -76,12 +78,12 @@ func (t *TileSet) digest(prev string) string {
 		t.BankSHA256, strconv.FormatInt(t.BankSize, 10))
 }
 
-// blurredDigest is the digest of a version's blurred codes, chained to
-// the version's own: kept beside them (tile_set_blurred) rather than in
-// the version's digest, so that a replica that does not know them still
-// finds the version intact.
-func (t *TileSet) blurredDigest() string {
-	return chainDigest(t.Digest, "blurred codes", strings.Join(t.Blurred, " "))
+// notesDigest is the digest of what teaching noted of a version (its
+// blurred codes, whether it is known), chained to the version's own: kept
+// beside them (tile_set_notes) rather than in the version's digest, so
+// that a replica that does not know them still finds the version intact.
+func (t *TileSet) notesDigest() string {
+	return chainDigest(t.Digest, "notes", strings.Join(t.Blurred, " "), strconv.FormatBool(t.Known))
 }
 
 // AppendTileSet stores version t.Version of a set with its bank: version 1
@@ -155,9 +157,13 @@ func (s *Store) AppendTileSet(ctx context.Context, t TileSet, bank []byte) (_ Ti
 		engine_version, model_version, bank_sha256, bank_size, digest, bank) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		t.ID, t.Version, t.At.UnixMicro(), t.Name, strings.Join(t.Codes, " "), t.Tiles, t.Photos, t.EngineVersion,
 		t.ModelVersion, t.BankSHA256, t.BankSize, t.Digest, bank)
-	if err == nil && len(t.Blurred) > 0 {
-		_, err = tx.ExecContext(ctx, rebind(s.d, `INSERT INTO tile_set_blurred (set_id, version, codes, digest) VALUES (?, ?, ?, ?)`),
-			t.ID, t.Version, strings.Join(t.Blurred, " "), t.blurredDigest())
+	if err == nil && (len(t.Blurred) > 0 || t.Known) {
+		known := 0
+		if t.Known {
+			known = 1
+		}
+		_, err = tx.ExecContext(ctx, rebind(s.d, `INSERT INTO tile_set_notes (set_id, version, blurred, known, digest) VALUES (?, ?, ?, ?, ?)`),
+			t.ID, t.Version, strings.Join(t.Blurred, " "), known, t.notesDigest())
 	}
 	if err == nil {
 		err = tx.Commit()
@@ -172,11 +178,11 @@ func (s *Store) AppendTileSet(ctx context.Context, t TileSet, bank []byte) (_ Ti
 }
 
 // tileSetColumns are what reading a set's summary selects, from
-// tileSetRows: everything but the bank, and the blurred codes.
+// tileSetRows: everything but the bank, and what teaching noted.
 const (
 	tileSetColumns = `t.set_id, t.version, t.at_us, t.name, t.codes, t.tiles, t.photos, t.engine_version, t.model_version,
-		t.bank_sha256, t.bank_size, t.digest, COALESCE(b.codes, ''), COALESCE(b.digest, '')`
-	tileSetRows = `tile_sets t LEFT JOIN tile_set_blurred b ON b.set_id = t.set_id AND b.version = t.version`
+		t.bank_sha256, t.bank_size, t.digest, COALESCE(n.blurred, ''), COALESCE(n.known, 0), COALESCE(n.digest, '')`
+	tileSetRows = `tile_sets t LEFT JOIN tile_set_notes n ON n.set_id = t.set_id AND n.version = t.version`
 )
 
 // TileSet reads the version in force (the newest) of a set and checks it:
@@ -261,12 +267,13 @@ func scanTileSets(rows *sql.Rows) ([]TileSet, error) {
 	for rows.Next() {
 		var t TileSet
 		var at int64
-		var codes, blurred, blurredDigest string
+		var codes, blurred, notesDigest string
+		var known int
 		if err := rows.Scan(&t.ID, &t.Version, &at, &t.Name, &codes, &t.Tiles, &t.Photos, &t.EngineVersion,
-			&t.ModelVersion, &t.BankSHA256, &t.BankSize, &t.Digest, &blurred, &blurredDigest); err != nil {
+			&t.ModelVersion, &t.BankSHA256, &t.BankSize, &t.Digest, &blurred, &known, &notesDigest); err != nil {
 			return nil, fmt.Errorf("a tile set cannot be read back: %w", err)
 		}
-		t.At, t.Codes, t.Blurred = time.UnixMicro(at).UTC(), strings.Fields(codes), strings.Fields(blurred)
+		t.At, t.Codes, t.Blurred, t.Known = time.UnixMicro(at).UTC(), strings.Fields(codes), strings.Fields(blurred), known != 0
 		first := len(out) == 0 || out[len(out)-1].ID != t.ID
 		if first {
 			prev = TileSet{}
@@ -279,8 +286,8 @@ func scanTileSets(rows *sql.Rows) ([]TileSet, error) {
 			t.Tampered = fmt.Sprintf("tile set %s: version %d follows version %d (a version was removed or renumbered)", t.ID, t.Version, prev.Version)
 		case t.Digest != t.digest(prev.Digest):
 			t.Tampered = fmt.Sprintf("tile set %s: its version %d was changed after it was written (it no longer matches its digest)", t.ID, t.Version)
-		case blurredDigest != "" && blurredDigest != t.blurredDigest():
-			t.Tampered = fmt.Sprintf("tile set %s: the blurred codes of its version %d were changed after they were written (they no longer match their digest)", t.ID, t.Version)
+		case notesDigest != "" && notesDigest != t.notesDigest():
+			t.Tampered = fmt.Sprintf("tile set %s: what teaching noted of its version %d was changed after it was written (it no longer matches its digest)", t.ID, t.Version)
 		}
 		prev = t
 		if first {

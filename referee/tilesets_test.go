@@ -134,13 +134,14 @@ func TestTileSetTampered(t *testing.T) {
 	}
 }
 
-// TestTileSetBlurred: the codes a version learned only from blurred
-// tiles are kept with it and read back, in a listing too; a version
-// without any reads none; they must be among the set's codes; and their
-// own digest, chained to the version's, notices them changed, while the
-// version's digest does not cover them (a replica that does not know
-// them finds the version intact).
-func TestTileSetBlurred(t *testing.T) {
+// TestTileSetNotes: what teaching noted of a version (the codes it
+// learned only from blurred tiles, whether the models already read the
+// set) is kept with it and read back, in a listing too; a version without
+// any reads none; blurred codes must be among the set's codes; and the
+// notes' own digest, chained to the version's, notices them changed,
+// while the version's digest does not cover them (a replica that does not
+// know them finds the version intact).
+func TestTileSetNotes(t *testing.T) {
 	for _, b := range backends(t) {
 		t.Run(b.name, func(t *testing.T) {
 			ctx := context.Background()
@@ -155,18 +156,25 @@ func TestTileSetBlurred(t *testing.T) {
 			if stored, err := s.AppendTileSet(ctx, v2, []byte("bank 2")); err != nil || strings.Join(stored.Blurred, " ") != "2m 5z" {
 				t.Fatalf("stored %+v, %v", stored, err)
 			}
-			if _, err := s.AppendTileSet(ctx, sampleSet("ts_b", 1), []byte("bank b")); err != nil {
+			known := sampleSet("ts_b", 1)
+			known.Known = true
+			if _, err := s.AppendTileSet(ctx, known, []byte("bank b")); err != nil {
 				t.Fatal(err)
 			}
 			s.Close()
 			s = open(t, c)
 			got, err := s.TileSet(ctx, "ts_a")
-			if err != nil || got.Version != 2 || strings.Join(got.Blurred, " ") != "2m 5z" {
+			if err != nil || got.Version != 2 || strings.Join(got.Blurred, " ") != "2m 5z" || got.Known {
 				t.Fatalf("read back %+v, %v", got, err)
 			}
 			page, _, err := s.TileSets(ctx, "", 10)
-			if err != nil || len(page) != 2 || strings.Join(page[0].Blurred, " ") != "2m 5z" || len(page[1].Blurred) != 0 {
+			if err != nil || len(page) != 2 || strings.Join(page[0].Blurred, " ") != "2m 5z" || len(page[1].Blurred) != 0 || !page[1].Known {
 				t.Fatalf("listing %+v, %v", page, err)
+			}
+			unguard(t, s, "tile_set_notes")
+			mustExec(t, s, `UPDATE tile_set_notes SET known = 0 WHERE set_id = 'ts_b'`)
+			if got, err := s.TileSet(ctx, "ts_b"); !errors.Is(err, ErrTampered) {
+				t.Fatalf("a known set made unknown behind the store's back: %+v, %v", got, err)
 			}
 
 			bad := sampleSet("ts_a", 3)
@@ -175,14 +183,13 @@ func TestTileSetBlurred(t *testing.T) {
 				t.Fatalf("a blurred code the set was not taught: %v", err)
 			}
 
-			unguard(t, s, "tile_set_blurred")
-			mustExec(t, s, `UPDATE tile_set_blurred SET codes = '5z' WHERE set_id = 'ts_a'`)
-			if got, err := s.TileSet(ctx, "ts_a"); !errors.Is(err, ErrTampered) || !strings.Contains(got.Tampered, "blurred codes of its version 2") {
+			mustExec(t, s, `UPDATE tile_set_notes SET blurred = '5z' WHERE set_id = 'ts_a'`)
+			if got, err := s.TileSet(ctx, "ts_a"); !errors.Is(err, ErrTampered) || !strings.Contains(got.Tampered, "noted of its version 2") {
 				t.Fatalf("changed blurred codes: %+v, %v", got, err)
 			}
 			// The version itself stands without them: a replica that
 			// does not know blurred codes reads only tile_sets.
-			mustExec(t, s, `UPDATE tile_set_blurred SET codes = '2m 5z' WHERE set_id = 'ts_a'`)
+			mustExec(t, s, `UPDATE tile_set_notes SET blurred = '2m 5z' WHERE set_id = 'ts_a'`)
 			var digest string
 			if err := s.db.QueryRow(`SELECT digest FROM tile_sets WHERE set_id = 'ts_a' AND version = 2`).Scan(&digest); err != nil {
 				t.Fatal(err)
@@ -195,7 +202,7 @@ func TestTileSetBlurred(t *testing.T) {
 }
 
 // TestTileSetStoredBeforeBlurred: a record whose schema stops before
-// step 9 (which keeps blurred codes) holds a set; opened by this version,
+// step 9 (which keeps what teaching noted) holds a set; opened by this version,
 // it gains the step, the set reads back intact, and it grows by a version
 // with blurred codes.
 func TestTileSetStoredBeforeBlurred(t *testing.T) {
@@ -208,7 +215,7 @@ func TestTileSetStoredBeforeBlurred(t *testing.T) {
 				t.Fatal(err)
 			}
 			// As the record was before step 9.
-			mustExec(t, s, `DROP TABLE tile_set_blurred`)
+			mustExec(t, s, `DROP TABLE tile_set_notes`)
 			mustExec(t, s, `DELETE FROM referee_schema WHERE version = 9`)
 			s.Close()
 			s = open(t, c)

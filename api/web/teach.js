@@ -146,7 +146,8 @@ const teach = (() => {
     const { ok, data } = await api("POST", path, form, { "Idempotency-Key": newKey() });
     if (!ok) { say(sentence(data && data.detail), true); return; }
     localStorage.setItem(KEY, JSON.stringify({ id: data.id, name: data.name }));
-    say(`Your set “${data.name || "my tiles"}” knows ${data.codes.length} kinds of tile from ${data.photos} photo${data.photos === 1 ? "" : "s"} (version ${data.version}). Later photos are read with it.` +
+    say(`Your set “${data.name || "my tiles"}” knows ${data.codes.length} kinds of tile from ${data.photos} photo${data.photos === 1 ? "" : "s"} (version ${data.version}).` +
+      (data.known ? " The service already reads these tiles well, so later photos are read as before; your set is kept." : " Later photos are read with it.") +
       blurredWords(data.blurred));
     node("teach-offer").hidden = true;
     node("teach-grid-go").hidden = true;
