@@ -1,10 +1,10 @@
 package main
 
 import (
-	"math"
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"sort"
 	"strings"
