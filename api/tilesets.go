@@ -626,12 +626,7 @@ func summarise(b *vision.Bank) (codes, blurred []string, tiles, photos int) {
 		}
 		return a[0] < b[0]
 	})
-	for _, c := range b.Blurred() {
-		if seen[c] {
-			blurred = append(blurred, c)
-		}
-	}
-	return codes, blurred, b.Tiles(), len(b.Taught)
+	return codes, b.Blurred(), b.Tiles(), len(b.Taught)
 }
 
 // teach learns version t of a set from the photos (growing base) on the

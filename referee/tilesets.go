@@ -107,7 +107,7 @@ func (s *Store) AppendTileSet(ctx context.Context, t TileSet, bank []byte) (_ Ti
 			return TileSet{}, err
 		}
 	}
-	for _, c := range append(append([]string(nil), t.Codes...), t.Blurred...) {
+	for _, c := range t.Codes {
 		if c == "" || strings.ContainsAny(c, " ") {
 			return TileSet{}, invalid("a tile set's codes are single words")
 		}

@@ -417,15 +417,7 @@ func (r *Recognizer) WithBank(b *Bank) *Recognizer {
 		nb.Head = nil
 		b = &nb
 	}
-	c.taught = nil
-	if b != nil {
-		c.taught = b.Taught
-	}
-	if b.Known() { // read as the shipped models read it
-		b = nil
-	}
-	c.bank = b.forReading()
-	c.ownSet = b != nil
+	c.useBank(b)
 	return &c
 }
 

@@ -77,7 +77,7 @@ func New(cfg Config) (*Recognizer, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Recognizer{det: det, cls: cls, broad: broad, ownSet: cfg.Bank != nil, pool: make(chan *worker, n), bank: cfg.Bank, tiles: tiles}
+	r := &Recognizer{det: det, cls: cls, broad: broad, pool: make(chan *worker, n), bank: cfg.Bank, tiles: tiles}
 	for i := 0; i < n; i++ {
 		w := &worker{}
 		if w.det, err = gocv.ReadNetFromONNXBytes(detBytes); err != nil || w.det.Empty() {
@@ -98,18 +98,29 @@ func New(cfg Config) (*Recognizer, error) {
 		r.all = append(r.all, w)
 		r.pool <- w
 	}
-	if r.bank, err = cfg.Bank.fittedFor(r); err != nil {
+	fitted, err := cfg.Bank.fittedFor(r)
+	if err != nil {
 		r.Close()
 		return nil, err
 	}
-	if r.bank != nil {
-		r.taught = r.bank.Taught
-	}
-	if r.bank.Known() {
-		r.bank, r.ownSet = nil, false
-	}
-	r.bank = r.bank.forReading()
+	r.useBank(fitted)
 	return r, nil
+}
+
+// useBank makes r read with b (nil: no bank), fitted for r's models: with
+// its head, templates and the broad detector, or, for a set the shipped
+// models already read (Bank.Known), as they read it. The photos b was
+// taught from are kept either way, for EvaluateDir to leave out.
+func (r *Recognizer) useBank(b *Bank) {
+	r.taught = nil
+	if b != nil {
+		r.taught = b.Taught
+	}
+	if b.Known() {
+		b = nil
+	}
+	r.bank = b.forReading()
+	r.ownSet = b != nil
 }
 
 // labelTiles types every code a reading can carry: the classifier's labels
