@@ -259,6 +259,7 @@ func TestBrowserTeachMyTiles(t *testing.T) {
 		strings.Contains(grown, "blurred") {
 		t.Errorf("after the grid (a second, sharp 6s; the set now known) the page says %q", grown)
 	}
+	shots(t, ctx, "teach-known")
 
 	// The grid's optional rows, as the service's calibration grid has
 	// them: flowers, the red fives without the back, the American joker
