@@ -176,3 +176,43 @@ func TestDropSpecks(t *testing.T) {
 		t.Errorf("three boxes: kept %d, want all", len(kept))
 	}
 }
+
+// TestReadOnce: of two boxes on one tile (its face, and its face with the
+// body beside it; or the tile's two halves) only the surer reading is
+// reported, while touching tiles of a row, whose boxes overlap a little,
+// are all kept.
+func TestReadOnce(t *testing.T) {
+	rd := func(p float64) reading { return reading{labels: []string{"5p"}, probs: []float64{p}} }
+	boxes := []box{
+		{x0: 10, y0: 100, x1: 56, y1: 160, score: 0.9},  // 0: a tile
+		{x0: 54, y0: 100, x1: 100, y1: 160, score: 0.9}, // 1: its neighbour, touching
+		{x0: 98, y0: 102, x1: 144, y1: 160, score: 0.8}, // 2: the next, face only
+		{x0: 120, y0: 98, x1: 170, y1: 162, score: 0.7}, // 3: the same tile with its body: IoU 0.33
+		{x0: 200, y0: 100, x1: 246, y1: 160, score: 0.5},
+		{x0: 205, y0: 110, x1: 230, y1: 150, score: 0.9}, // 5: inside 4
+	}
+	reads := []reading{rd(0.99), rd(0.98), rd(0.90), rd(1.0), rd(0.7), rd(0.6)}
+	got := readOnce(boxes, reads)
+	want := []bool{true, true, false, true, true, false}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("box %d kept %v, want %v (all: %v)", i, got[i], want[i], got)
+		}
+	}
+	if iou(boxes[2], boxes[3]) < doubleIoU || iou(boxes[0], boxes[1]) >= doubleIoU {
+		t.Fatalf("the test's boxes overlap %.2f and %.2f: fix them", iou(boxes[2], boxes[3]), iou(boxes[0], boxes[1]))
+	}
+	reads[2], reads[3] = rd(1.0), rd(1.0) // read alike: the detector's surer box stands
+	if got := readOnce(boxes, reads); !got[2] || got[3] {
+		t.Errorf("two boxes read alike kept %v, want the detector's surer one (2)", got[2:4])
+	}
+	back := reading{labels: []string{"0z"}, probs: []float64{1}}
+	reads[2], reads[3] = back, back // touching backs boxed off their tiles: both stand
+	if got := readOnce(boxes, reads); !got[2] || !got[3] {
+		t.Errorf("two backs overlapping %.2f kept %v, want both", iou(boxes[2], boxes[3]), got[2:4])
+	}
+	reads[4], reads[5] = back, back // one inside the other is one back
+	if got := readOnce(boxes, reads); got[4] == got[5] {
+		t.Errorf("a back's box inside another back's: kept %v, want one of the two", got[4:6])
+	}
+}
