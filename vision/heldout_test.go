@@ -56,7 +56,9 @@ func TestHeldOutSynthetic(t *testing.T) {
 		{GroupBacks, 0.98, 0.785},
 		{GroupKings, 0.98, 0.745},
 		{GroupJokers, 0.98, 0.86},
-		{GroupSideways, 0.98, 0.54},
+		// 0.54 (0.546) until a sideways tile seen squeezed into its
+		// crop was judged by its box (squeezed): 0.574.
+		{GroupSideways, 0.98, 0.57},
 	} {
 		if s.Group(h.name).Labels < 20 {
 			t.Errorf("%s: only %d labels in the held-out set", h.name, s.Group(h.name).Labels)
@@ -149,8 +151,10 @@ func TestHeldOutRareTilesRead(t *testing.T) {
 		{GroupJokers, 0.98, 0.91},
 		// 0.68 with S11, 0.674 with G1, 0.667 with G2: one lying tile of
 		// 138 each time (G2 reads the design end to end better:
-		// models/README.md, "Stage G2").
-		{GroupSideways, 0.98, 0.66},
+		// models/README.md, "Stage G2"). 0.746 since a tile seen squeezed
+		// into its crop is judged by its box (squeezed; 7 upright tiles
+		// flagged, as before).
+		{GroupSideways, 0.98, 0.74},
 	} {
 		if total[h.name] < 20 {
 			t.Errorf("%s: only %d labelled tiles", h.name, total[h.name])

@@ -24,7 +24,9 @@ func layout(tiles []TileSeen) ([]Group, *scoring.Request) {
 	if len(tiles) == 0 {
 		return nil, nil
 	}
-	if turnedQuarter(tiles) {
+	if lev, ok := levelled(tiles); ok {
+		tiles = lev
+	} else if turnedQuarter(tiles) {
 		// The photo is turned a quarter (most tiles lie wider than tall):
 		// rows run down the photo, so group on the transposed boxes.
 		turned := make([]TileSeen, len(tiles))
@@ -197,6 +199,78 @@ func kongFaces(ts []scoring.Tile) []scoring.Tile {
 		out[i] = face
 	}
 	return out
+}
+
+// Rows at a slant: a hand photographed at an angle runs neither across
+// nor down the photo, and rowsOf, which gathers tiles at one height, cuts
+// it into pieces of one or two tiles (two dev photos of a hand laid
+// diagonally came out as nine loose groups).
+const (
+	// slantedRows: rows running further than this from across or down
+	// the photo (in radians) are levelled; nearer, rowsOf takes them as
+	// they are, as it always has.
+	slantedRows = 8 * math.Pi / 180
+	// rowsAgree: how far the directions from each tile to its nearest
+	// neighbour must agree (the length of their mean on the doubled
+	// angle, 0 to 1) before they are taken for the rows' slant; a pile
+	// of scattered tiles has none.
+	rowsAgree = 0.6
+)
+
+// levelled gives the tiles as if the photo were turned so that their rows
+// run across it, when the rows run at a slant (slantedRows, rowsAgree):
+// each tile's centre turned about the photo's origin, and a box of the
+// rows' step (the median distance from a tile to its nearest neighbour)
+// about it, three wide to four high. ok is false, and tiles unchanged,
+// when the rows run across or down the photo already or no slant is
+// clear.
+func levelled(tiles []TileSeen) ([]TileSeen, bool) {
+	if len(tiles) < 3 {
+		return tiles, false
+	}
+	var c2, s2 float64
+	steps := make([]float64, 0, len(tiles))
+	for i, t := range tiles {
+		x, y := centre(t)
+		best, bestD := -1, math.Inf(1)
+		for j, o := range tiles {
+			if j == i {
+				continue
+			}
+			ox, oy := centre(o)
+			if d := math.Hypot(ox-x, oy-y); d < bestD {
+				best, bestD = j, d
+			}
+		}
+		if bestD == 0 {
+			continue
+		}
+		ox, oy := centre(tiles[best])
+		a := math.Atan2(oy-y, ox-x)
+		c2, s2 = c2+math.Cos(2*a), s2+math.Sin(2*a)
+		steps = append(steps, bestD)
+	}
+	if len(steps) < 3 || math.Hypot(c2, s2) < rowsAgree*float64(len(steps)) {
+		return tiles, false
+	}
+	slant := math.Atan2(s2, c2) / 2 // the rows' direction, within ±90°
+	if off := math.Abs(slant); off < slantedRows || off > math.Pi/2-slantedRows {
+		return tiles, false
+	}
+	sort.Float64s(steps)
+	step := steps[len(steps)/2]
+	cos, sin := math.Cos(slant), math.Sin(slant)
+	out := make([]TileSeen, len(tiles))
+	for i, t := range tiles {
+		x, y := centre(t)
+		lx, ly := x*cos+y*sin, -x*sin+y*cos
+		out[i] = t
+		out[i].Box = [4]int{
+			int(math.Round(lx - step/2)), int(math.Round(ly - step*2/3)),
+			int(math.Round(lx + step/2)), int(math.Round(ly + step*2/3)),
+		}
+	}
+	return out, true
 }
 
 // turnedQuarter says whether most tiles' boxes are wider than tall.

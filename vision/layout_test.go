@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"math"
 	"reflect"
 	"testing"
 
@@ -130,6 +131,49 @@ func TestLayoutTurnedPhoto(t *testing.T) {
 	}
 	if req == nil || req.Hand != "123m456p789s11222z" || req.WinTile != "2z" {
 		t.Fatalf("hand request = %+v", req)
+	}
+}
+
+// turnedBy gives the tiles of a photo turned by deg degrees about its
+// origin: each tile's centre turned, and its box the bounds of the
+// turned tile.
+func turnedBy(tiles []TileSeen, deg float64) []TileSeen {
+	a := deg * math.Pi / 180
+	c, s := math.Cos(a), math.Sin(a)
+	out := make([]TileSeen, len(tiles))
+	for i, t := range tiles {
+		x, y := centre(t)
+		w, h := float64(t.Box[2]-t.Box[0]), float64(t.Box[3]-t.Box[1])
+		bw, bh := w*math.Abs(c)+h*math.Abs(s), w*math.Abs(s)+h*math.Abs(c)
+		tx, ty := x*c-y*s+1000, x*s+y*c+1000
+		out[i] = t
+		out[i].Box = [4]int{int(tx - bw/2), int(ty - bh/2), int(tx + bw/2), int(ty + bh/2)}
+	}
+	return out
+}
+
+// TestLayoutSlantedPhoto: a hand, its winning tile and a called pon below
+// them, photographed at a slant either way, group as they do straight; a
+// photo a little askew (5 degrees) is grouped as it is.
+func TestLayoutSlantedPhoto(t *testing.T) {
+	tiles := row(100, 10, split("123m456p789s11z"), map[int]int{10: 30})
+	tiles = append(tiles, row(200, 10, []string{"7z", "7z*", "7z"}, nil)...)
+	want := &scoring.Request{Hand: "123m456p789s11z", WinTile: "1z", Melds: []scoring.MeldSpec{{Type: "pon", Tiles: "777z", From: "across"}}}
+	for _, deg := range []float64{35, -35, 60, -70, 5} {
+		groups, req := layout(turnedBy(tiles, deg))
+		var kinds []string
+		for _, g := range groups {
+			kinds = append(kinds, g.Kind)
+		}
+		if !reflect.DeepEqual(req, want) {
+			t.Errorf("turned %v degrees: groups %v, hand request %+v, want %+v", deg, kinds, req, want)
+		}
+	}
+	if _, ok := levelled(turnedBy(tiles, 5)); ok {
+		t.Error("a photo 5 degrees askew was levelled")
+	}
+	if _, ok := levelled(tiles); ok {
+		t.Error("a straight photo was levelled")
 	}
 }
 

@@ -46,6 +46,31 @@ func TestLyingAcrossTurnedPhoto(t *testing.T) {
 	}
 }
 
+func TestLyingAcrossSqueezed(t *testing.T) {
+	// A tile lying sideways in a box a little wider than tall (under the
+	// turn aspect, so its crop is not turned) is squeezed into a portrait
+	// crop, where the classifier says surely that it stands: its box's
+	// shape decides. A near-square box is still the classifier's to judge.
+	boxes := sideBySide(8, 30, 40)
+	boxes[2] = box{x0: 64, y0: 0, x1: 110, y1: 40}  // 1.15 wide for its height
+	boxes[4] = box{x0: 160, y0: 4, x1: 196, y1: 40} // square
+	boxes[5] = box{x0: 200, y0: 0, x1: 241, y1: 40} // 1.03: too little for the shape
+	reads := []reading{read("1m", 0.02), read("2m", 0.01), read("6p", 0.01), read("4m", 0.03), read("5m", 0.97), read("7m", 0.96), read("8m", 0.02), read("9m", 0.01)}
+	if !squeezed(boxes[2], reads[2]) || squeezed(boxes[4], reads[4]) {
+		t.Fatal("the test's boxes are not the ones meant")
+	}
+	want := []bool{false, false, true, false, true, false, false, false}
+	if got := lyingAcross(boxes, reads); !equalBools(got, want) {
+		t.Errorf("lyingAcross = %v, want %v", got, want)
+	}
+	// Its crop turned upright, and the tile lying across it: the
+	// classifier's to judge again, and it stands in the photo.
+	reads[2].turned, reads[2].lying = true, 0.98
+	if got := lyingAcross(boxes, reads); got[2] {
+		t.Error("a turned crop the classifier reads lying across it (a standing tile) was flagged by its box's shape")
+	}
+}
+
 func TestLyingAcrossUnsureFallsBackOnShape(t *testing.T) {
 	// Backs and unsure readings are judged by their boxes: a flat box among
 	// standing ones lies across; a classifier without the output (-1) too.

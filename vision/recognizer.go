@@ -597,8 +597,9 @@ func keep(boxes []box, reads []reading, ok func(box, reading) bool) ([]box, []re
 // Where the classifier says, with confidence, whether each tile lies
 // across its crop, a tile's way in the photo follows from that and from
 // whether its crop was turned; the way most tiles stand is the upright
-// one. Backs, and tiles the classifier is unsure of, are judged by the
-// shape of their box (acrossByShape).
+// one. Backs, tiles the classifier is unsure of, and tiles it saw
+// squeezed (squeezed: they still count toward the way most tiles stand)
+// are judged by the shape of their box (acrossByShape).
 func lyingAcross(boxes []box, reads []reading) []bool {
 	out := acrossByShape(boxes)
 	flat := make([]int, len(boxes)) // 1: lying flat in the photo, 0: standing, -1: not known
@@ -624,12 +625,23 @@ func lyingAcross(boxes []box, reads []reading) []bool {
 		upright = 1
 	}
 	for i, f := range flat {
-		if f >= 0 {
+		if f >= 0 && !squeezed(boxes[i], reads[i]) {
 			out[i] = f != upright
 		}
 	}
 	return out
 }
+
+// squeezed says whether a tile's box is wider than tall and yet its crop
+// was not turned (it is turned only past the manifest's turn_aspect,
+// 1.15): a tile lying sideways there is squeezed into the portrait crop,
+// and the classifier says, surely and wrongly, that it stands. On the
+// labelled boxes of the synthetic designs (models/README.md, "Sideways
+// tiles seen squeezed") 45 of the 46 lying tiles whose box shape said
+// across and the classifier said not were such boxes (1.07-1.17 wide for
+// their height), and every upright tile the shape would have flagged
+// had a box taller than wide.
+func squeezed(b box, rd reading) bool { return !rd.turned && b.w() > b.h() }
 
 // sureLying is how sure the classifier's orientation output must be, one
 // way or the other, for it to decide how a tile lies.
