@@ -282,11 +282,16 @@ func calibrateView(rec *Recognizer, img gocv.Mat, factor int) (*Bank, error) {
 	if turnedQuarter(tiles) {
 		return nil, fmt.Errorf("%w: most tiles lie sideways; stand them upright (or turn the photo a quarter)\n%s", ErrBadGrid, GridUsage)
 	}
-	// The rows are the layout step's rows, each read left to right.
-	short := medianShortSide(tiles)
-	rows := rowsOf(tiles, idx, short)
+	// The rows are the layout step's rows, each read left to right; a grid
+	// photographed at a slant is levelled first, as a hand is (levelled).
+	placed := tiles
+	if lev, ok := levelled(tiles); ok {
+		placed = lev
+	}
+	short := medianShortSide(placed)
+	rows := rowsOf(placed, idx, short)
 	for _, row := range rows {
-		sortLeftToRight(tiles, row)
+		sortLeftToRight(placed, row)
 	}
 	codes, err := gridCodes(rows)
 	if err != nil {

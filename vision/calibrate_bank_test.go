@@ -542,3 +542,61 @@ func TestCalibrateDarkFacedGrid(t *testing.T) {
 		t.Errorf("the dark-faced egypt scenes read at tile F1 %.3f with their bank, the light ones at %.3f", s.F1(), light.F1())
 	}
 }
+
+// TestCalibrateSlantedGrid: the egypt grid photographed 15 degrees askew
+// (which failed before levelled: "row 1 has 4 tiles, expected 9") gives
+// the grid's codes in order, each template cut from the tile the labels
+// give that code (its centre turned back into the straight photo).
+func TestCalibrateSlantedGrid(t *testing.T) {
+	rec := recognizer(t)
+	img := gocv.IMRead(egyptGrid+".jpg", gocv.IMReadColor)
+	if img.Empty() {
+		t.Fatalf("%s.jpg does not decode", egyptGrid)
+	}
+	defer img.Close()
+	labels, err := ReadLabels(egyptGrid + ".txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, h := float64(img.Cols()), float64(img.Rows())
+	m := gocv.GetRotationMatrix2D(image.Pt(img.Cols()/2, img.Rows()/2), 15, 1)
+	defer m.Close()
+	a, b := m.GetDoubleAt(0, 0), m.GetDoubleAt(0, 1)
+	nw, nh := w*a+h*b, w*b+h*a // the bounds of the turned photo
+	m.SetDoubleAt(0, 2, m.GetDoubleAt(0, 2)+(nw-w)/2)
+	m.SetDoubleAt(1, 2, m.GetDoubleAt(1, 2)+(nh-h)/2)
+	table := img.GetVecbAt(5, 5)
+	turned := gocv.NewMat()
+	defer turned.Close()
+	gocv.WarpAffineWithParams(img, &turned, m, image.Pt(int(nw), int(nh)), gocv.InterpolationLinear, gocv.BorderConstant, color.RGBA{table[2], table[1], table[0], 0})
+	buf, err := gocv.IMEncode(gocv.JPEGFileExt, turned)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := append([]byte(nil), buf.GetBytes()...)
+	buf.Close()
+	bank, err := Calibrate(rec, data)
+	if err != nil {
+		t.Fatalf("the grid 15 degrees askew: %v", err)
+	}
+	// (the back at the end of row 6 is optional, and askew it is missed)
+	got, want := strings.Join(bank.Codes(), " "), strings.Join(egypt(t).Codes(), " ")
+	if got != want && got+" 0z" != want {
+		t.Fatalf("bank codes\n %s\nwant, as from the straight grid,\n %s", got, want)
+	}
+	// back into the straight photo: [x y] = A⁻¹ ([x' y'] - t)
+	tx, ty := m.GetDoubleAt(0, 2), m.GetDoubleAt(1, 2)
+	for _, tm := range bank.Templates {
+		cx, cy := float64(tm.Box[0]+tm.Box[2])/2-tx, float64(tm.Box[1]+tm.Box[3])/2-ty
+		x, y := a*cx-b*cy, b*cx+a*cy
+		under := ""
+		for _, l := range labels {
+			if x >= l.Box[0] && x <= l.Box[2] && y >= l.Box[1] && y <= l.Box[3] {
+				under = l.Tile
+			}
+		}
+		if under != tm.Code {
+			t.Errorf("template %s cut from %v, which lies on the labels' %q", tm.Code, tm.Box, under)
+		}
+	}
+}
