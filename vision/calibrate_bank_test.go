@@ -66,13 +66,7 @@ func TestCalibrateEgyptGrid(t *testing.T) {
 	// in that tile's labelled box (the labels' boxes hold the tile's side
 	// too, the detector's mostly the face).
 	for _, tm := range b.Templates {
-		cx, cy := float64(tm.Box[0]+tm.Box[2])/2, float64(tm.Box[1]+tm.Box[3])/2
-		under := ""
-		for _, l := range labels {
-			if cx >= l.Box[0] && cx <= l.Box[2] && cy >= l.Box[1] && cy <= l.Box[3] {
-				under = l.Tile
-			}
-		}
+		under := labelledAt(labels, float64(tm.Box[0]+tm.Box[2])/2, float64(tm.Box[1]+tm.Box[3])/2)
 		if under != tm.Code {
 			t.Errorf("template %s cut from %v, which the labels give to %q", tm.Code, tm.Box, under)
 		}
@@ -588,15 +582,20 @@ func TestCalibrateSlantedGrid(t *testing.T) {
 	tx, ty := m.GetDoubleAt(0, 2), m.GetDoubleAt(1, 2)
 	for _, tm := range bank.Templates {
 		cx, cy := float64(tm.Box[0]+tm.Box[2])/2-tx, float64(tm.Box[1]+tm.Box[3])/2-ty
-		x, y := a*cx-b*cy, b*cx+a*cy
-		under := ""
-		for _, l := range labels {
-			if x >= l.Box[0] && x <= l.Box[2] && y >= l.Box[1] && y <= l.Box[3] {
-				under = l.Tile
-			}
-		}
-		if under != tm.Code {
+		if under := labelledAt(labels, a*cx-b*cy, b*cx+a*cy); under != tm.Code {
 			t.Errorf("template %s cut from %v, which lies on the labels' %q", tm.Code, tm.Box, under)
 		}
 	}
+}
+
+// labelledAt is the code of the last labelled box holding the point x, y,
+// or "".
+func labelledAt(labels []Labelled, x, y float64) string {
+	under := ""
+	for _, l := range labels {
+		if x >= l.Box[0] && x <= l.Box[2] && y >= l.Box[1] && y <= l.Box[3] {
+			under = l.Tile
+		}
+	}
+	return under
 }
