@@ -4,6 +4,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"slices"
 	"sort"
 
 	"gocv.io/x/gocv"
@@ -52,20 +53,33 @@ var maxCover = 0.6
 // weaker box lies mostly inside the stronger.
 func nms(bs []box, thr float64) []box {
 	sort.SliceStable(bs, func(i, j int) bool { return bs[i].score > bs[j].score })
+	order := make([]int, len(bs))
+	for i := range order {
+		order[i] = i
+	}
+	kept := keepFirst(order, func(i, k int) bool { return iou(bs[i], bs[k]) >= thr || cover(bs[i], bs[k]) >= maxCover })
 	var out []box
-	for _, b := range bs {
-		keep := true
-		for _, o := range out {
-			if iou(b, o) >= thr || cover(b, o) >= maxCover {
-				keep = false
-				break
-			}
-		}
-		if keep {
+	for i, b := range bs {
+		if kept[i] {
 			out = append(out, b)
 		}
 	}
 	return out
+}
+
+// keepFirst walks order, the best first, and keeps each item that is not
+// the same (same) as one kept before it: the suppression of nms and of
+// readOnce. It says, by index, which are kept.
+func keepFirst(order []int, same func(i, k int) bool) []bool {
+	kept := make([]bool, len(order))
+	var before []int
+	for _, i := range order {
+		kept[i] = !slices.ContainsFunc(before, func(k int) bool { return same(i, k) })
+		if kept[i] {
+			before = append(before, i)
+		}
+	}
+	return kept
 }
 
 // detect finds the tiles in a BGR photo. The whole photo is scaled to fit the

@@ -228,27 +228,21 @@ func levelled(tiles []TileSeen) ([]TileSeen, bool) {
 	if len(tiles) < 3 {
 		return tiles, false
 	}
+	pts := make([][2]float64, len(tiles))
+	for i, t := range tiles {
+		pts[i][0], pts[i][1] = centre(t)
+	}
+	near, dist := nearest(pts)
 	var c2, s2 float64
 	steps := make([]float64, 0, len(tiles))
-	for i, t := range tiles {
-		x, y := centre(t)
-		best, bestD := -1, math.Inf(1)
-		for j, o := range tiles {
-			if j == i {
-				continue
-			}
-			ox, oy := centre(o)
-			if d := math.Hypot(ox-x, oy-y); d < bestD {
-				best, bestD = j, d
-			}
-		}
-		if bestD == 0 {
+	for i, p := range pts {
+		if dist[i] == 0 {
 			continue
 		}
-		ox, oy := centre(tiles[best])
-		a := math.Atan2(oy-y, ox-x)
+		o := pts[near[i]]
+		a := math.Atan2(o[1]-p[1], o[0]-p[0])
 		c2, s2 = c2+math.Cos(2*a), s2+math.Sin(2*a)
-		steps = append(steps, bestD)
+		steps = append(steps, dist[i])
 	}
 	if len(steps) < 3 || math.Hypot(c2, s2) < rowsAgree*float64(len(steps)) {
 		return tiles, false
@@ -262,7 +256,7 @@ func levelled(tiles []TileSeen) ([]TileSeen, bool) {
 	cos, sin := math.Cos(slant), math.Sin(slant)
 	out := make([]TileSeen, len(tiles))
 	for i, t := range tiles {
-		x, y := centre(t)
+		x, y := pts[i][0], pts[i][1]
 		lx, ly := x*cos+y*sin, -x*sin+y*cos
 		out[i] = t
 		out[i].Box = [4]int{

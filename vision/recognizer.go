@@ -428,22 +428,10 @@ func readOnce(boxes []box, reads []reading) []bool {
 		}
 		return boxes[i].score > boxes[j].score
 	})
-	once := make([]bool, len(boxes))
-	var kept []int
-	for _, i := range order {
-		once[i] = true
-		for _, k := range kept {
-			backs := reads[i].labels[0] == "0z" && reads[k].labels[0] == "0z"
-			if (!backs && iou(boxes[i], boxes[k]) >= doubleIoU) || cover(boxes[i], boxes[k]) >= maxCover {
-				once[i] = false
-				break
-			}
-		}
-		if once[i] {
-			kept = append(kept, i)
-		}
-	}
-	return once
+	return keepFirst(order, func(i, k int) bool {
+		backs := reads[i].labels[0] == "0z" && reads[k].labels[0] == "0z"
+		return (!backs && iou(boxes[i], boxes[k]) >= doubleIoU) || cover(boxes[i], boxes[k]) >= maxCover
+	})
 }
 
 // forSet is r finding tiles as it does for a player's own set (ownSet).
@@ -686,21 +674,15 @@ func rowSlant(boxes []box) float64 {
 	if len(boxes) < 3 {
 		return 0
 	}
-	var angles []float64
+	pts := make([][2]float64, len(boxes))
 	for i, b := range boxes {
-		bx, by := (b.x0+b.x1)/2, (b.y0+b.y1)/2
-		best, bestD := -1, math.Inf(1)
-		for j, o := range boxes {
-			if j == i {
-				continue
-			}
-			d := math.Hypot((o.x0+o.x1)/2-bx, (o.y0+o.y1)/2-by)
-			if d < bestD {
-				best, bestD = j, d
-			}
-		}
-		o := boxes[best]
-		a := math.Atan2((o.y0+o.y1)/2-by, (o.x0+o.x1)/2-bx)
+		pts[i] = [2]float64{(b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2}
+	}
+	near, _ := nearest(pts)
+	var angles []float64
+	for i, p := range pts {
+		o := pts[near[i]]
+		a := math.Atan2(o[1]-p[1], o[0]-p[0])
 		// Fold into (−45°, 45°]: a row and a column give the same slant.
 		for a > math.Pi/4 {
 			a -= math.Pi / 2
@@ -711,6 +693,21 @@ func rowSlant(boxes []box) float64 {
 		angles = append(angles, a)
 	}
 	return median(angles)
+}
+
+// nearest gives, for each of two or more points, the index of the
+// nearest other point and how far it lies.
+func nearest(pts [][2]float64) ([]int, []float64) {
+	idx, dist := make([]int, len(pts)), make([]float64, len(pts))
+	for i, p := range pts {
+		idx[i], dist[i] = -1, math.Inf(1)
+		for j, o := range pts {
+			if d := math.Hypot(o[0]-p[0], o[1]-p[1]); j != i && d < dist[i] {
+				idx[i], dist[i] = j, d
+			}
+		}
+	}
+	return idx, dist
 }
 
 // crossAspect is how much flatter than the typical tile's box a box must be
