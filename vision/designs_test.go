@@ -23,20 +23,22 @@ var designs = []struct {
 	aloneRun, teachRun bool
 	inverted           bool // the set is taught to be read with its lightness inverted
 }{
-	{dir: "fluffy", alone: 0.885, taught: 0.945, aloneRun: true, teachRun: true},
-	{dir: "fluffy-black", alone: 0.83, taught: 0.935, aloneRun: true, teachRun: true, inverted: true}, // dark faces
-	{dir: "heldout", taught: 0.91, teachRun: true},                                                    // alone: TestHeldOutSynthetic
+	{dir: "fluffy", alone: 0.90, taught: 0.945, aloneRun: true, teachRun: true},
+	{dir: "fluffy-black", alone: 0.875, taught: 0.935, aloneRun: true, teachRun: true, inverted: true}, // dark faces
+	{dir: "heldout", taught: 0.91, teachRun: true},                                                     // alone: TestHeldOutSynthetic
 	// 0.20 (0.208) until the table rule stopped counting weak boxes among
 	// the tiles (table.go): two of its green backs on green felt, boxed
-	// weakly with no sure back beside them, now count as felt (0.196)
-	{dir: "egypt", alone: 0.19, taught: 0.77, aloneRun: true},
+	// weakly with no sure back beside them, now count as felt (0.196);
+	// 0.230 since a photo read unsurely is read again with the broad
+	// detector (secondDetector), which lifted every floor here
+	{dir: "egypt", alone: 0.225, taught: 0.77, aloneRun: true},
 	// procedurally drawn faces in the one font family training never saw
 	// (AR PL UKai); each scene is a drawn style of its own, so teaching from
 	// a few of them says nothing: alone only
-	{dir: "proc-heldout", alone: 0.86, aloneRun: true},
+	{dir: "proc-heldout", alone: 0.865, aloneRun: true},
 	// one drawn set (the same style in every scene) in that font: the
 	// drawn design a set can be taught from
-	{dir: "proc-set", alone: 0.84, taught: 0.91, aloneRun: true, teachRun: true},
+	{dir: "proc-set", alone: 0.87, taught: 0.91, aloneRun: true, teachRun: true},
 	// one physical set of a tile art (synth.py --one-style): one body and
 	// back colour, one tint, one drawing of each rare code, as a player's
 	// own tiles; the designs above change those from scene to scene

@@ -39,11 +39,13 @@ func TestHeldOutSynthetic(t *testing.T) {
 	if !s.Mode.StrictRedFives || !s.Mode.CountBacks {
 		t.Fatalf("the held-out labels have red fives and backs, yet the mode is %v", s.Mode)
 	}
-	checkHeldOut(t, heldOut{"tile F1", 0.97, 0.81}, s.F1())
+	checkHeldOut(t, heldOut{"tile F1", 0.97, 0.82}, s.F1()) // 0.81 until secondDetector
 	for _, h := range []heldOut{
 		// 0.92 until G1; G2 reads 0.906 (87 of 89 right, 16 of 103
-		// missed), the design's tile F1 3 points better.
-		{GroupRedFives, 0.98, 0.90},
+		// missed), the design's tile F1 3 points better; 0.922 since a
+		// photo read unsurely is read again with the broad detector
+		// (secondDetector), which raised the floors below too.
+		{GroupRedFives, 0.98, 0.92},
 		// 0.78 (0.781) before blanks (blank.go): a small teal piece at
 		// the edge of synth_2_00081, which the labels leave out, read as
 		// the blank dragon before and as a back now (0.779); tile F1 is
@@ -52,10 +54,10 @@ func TestHeldOutSynthetic(t *testing.T) {
 		// as the blank dragon more often (it learned blank and framed
 		// white dragons from the drawn faces), while it reads the held-out
 		// designs' other tiles better (models/README.md, "Boxes with no
-		// tile face, and S11 again"). G2: 0.792.
-		{GroupBacks, 0.98, 0.785},
-		{GroupKings, 0.98, 0.745},
-		{GroupJokers, 0.98, 0.86},
+		// tile face, and S11 again"). G2: 0.792; with secondDetector 0.844.
+		{GroupBacks, 0.98, 0.84},
+		{GroupKings, 0.98, 0.77},
+		{GroupJokers, 0.98, 0.875},
 		// 0.54 (0.546) until a sideways tile seen squeezed into its
 		// crop was judged by its box (squeezed): 0.574.
 		{GroupSideways, 0.98, 0.57},
