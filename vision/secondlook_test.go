@@ -2,7 +2,10 @@ package vision
 
 import (
 	"context"
+	"slices"
 	"testing"
+
+	"mjscan/scoring"
 )
 
 // TestSecondLookBroadDetector: a scene of a held-out design (fluffy) that
@@ -45,5 +48,38 @@ func TestSecondLookBroadDetector(t *testing.T) {
 	detects = 0
 	if _, err := rec.RecognizeContext(ctx, samplePhoto(t)); err != nil || detects != 1 {
 		t.Errorf("the sample photo: %d detector runs (%v), want 1", detects, err)
+	}
+}
+
+// TestWithMissed: of the reading not chosen, only a tile with art on it,
+// read surely enough, where the chosen reading has none, is added, in
+// reading order.
+func TestWithMissed(t *testing.T) {
+	seen := func(code string, x0, y0 int, confidence float64) TileSeen {
+		tile, err := scoring.ParseTile(code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return TileSeen{Tile: tile, Box: [4]int{x0, y0, x0 + 30, y0 + 40}, Confidence: confidence}
+	}
+	chosen := []TileSeen{seen("1m", 100, 100, 0.99), seen("2m", 130, 100, 0.95)}
+	other := []TileSeen{
+		seen("1m", 104, 102, 0.99), // on a chosen tile
+		seen("3m", 160, 100, 0.7),  // missed by the chosen reading: added
+		seen("0z", 200, 100, 0.99), // a bare face: no art to tell a tile
+		seen("5z", 240, 100, 0.99),
+		seen("4m", 280, 100, 0.5), // read too unsurely
+		seen("9p", 10, 10, 0.9),   // missed, in the row above: added first
+	}
+	got := withMissed(chosen, other)
+	var codes []string
+	for _, g := range got {
+		codes = append(codes, g.Tile.String())
+	}
+	if want := []string{"9p", "1m", "2m", "3m"}; !slices.Equal(codes, want) {
+		t.Errorf("withMissed gave %v, want %v", codes, want)
+	}
+	if len(withMissed(chosen, nil)) != 2 {
+		t.Errorf("with nothing else read, the chosen reading changed")
 	}
 }
