@@ -298,11 +298,13 @@ const missedTile = 0.6
 
 // withMissed gives tiles and, in reading order, the tiles of other that
 // show art, read at least missedTile surely, and lie where no tile of
-// tiles does (an IoU under 0.2, and neither box 0.4 inside the other).
+// tiles does (an IoU under 0.2, and neither box 0.4 inside the other:
+// looser than readOnce's one tile read twice, as the two readings' boxes
+// of one tile come from two detectors).
 func withMissed(tiles, other []TileSeen) []TileSeen {
-	out := tiles
+	out := slices.Clip(tiles) // appends never write into tiles' array
 	for _, t := range other {
-		if blankFace(t.Tile.String()) || t.Confidence < missedTile {
+		if bareFace(t) || t.Confidence < missedTile {
 			continue
 		}
 		b := seenBox(t)
@@ -331,19 +333,11 @@ func seenBox(t TileSeen) box {
 // (a validation scene, gnome-set synth_11_00014: the broad detector boxed
 // 48 pieces of the rim, read as blank dragons at 0.94).
 func artConfidence(tiles []TileSeen) float64 {
-	s, n := 0.0, 0
-	for _, t := range tiles {
-		if blankFace(t.Tile.String()) {
-			continue
-		}
-		s += t.Confidence
-		n++
-	}
-	if n == 0 {
-		return 0
-	}
-	return s / float64(n)
+	return meanConfidence(slices.DeleteFunc(slices.Clone(tiles), bareFace))
 }
+
+// bareFace says whether a tile is read as a back or the blank dragon.
+func bareFace(t TileSeen) bool { return blankFace(t.Tile.String()) }
 
 // readLight reads one photo as photographed or, without a bank, when that
 // reading is unsure, with its lightness inverted.
