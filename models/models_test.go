@@ -13,12 +13,17 @@ import (
 )
 
 // shipped names every model the binary embeds: the detector and the
-// classifier every photo is read with, and the detector a taught set's
-// tiles are found with.
-var shipped = []string{"tile_detector", "tile_classifier", "broad_detector"}
+// classifier every photo is read with, the detector a taught set's tiles
+// are found with, and the part reader that reads half a tile's characters.
+var shipped = []string{"tile_detector", "tile_classifier", "broad_detector", "part_reader"}
+
+// drawnOnly are the shipped models that learned from drawn tiles alone, no
+// photo: their manifests owe the photos no attribution.
+var drawnOnly = map[string]bool{"part_reader": true}
 
 // TestShippedModelsLoad: every shipped model matches its manifest's
-// checksum, names its input and output, and carries the photos' attribution.
+// checksum, names its input and output, and carries the attribution of
+// what it learned from: the photos' (CC BY 4.0), or the drawn tiles' art.
 func TestShippedModelsLoad(t *testing.T) {
 	for _, name := range shipped {
 		m, data, err := Load(name)
@@ -28,8 +33,11 @@ func TestShippedModelsLoad(t *testing.T) {
 		if len(data) == 0 || m.Input.Name == "" || m.Output.Name == "" {
 			t.Errorf("%s: empty model or unnamed input/output", name)
 		}
-		if !strings.Contains(m.Attribution, "CC BY 4.0") {
+		if !drawnOnly[name] && !strings.Contains(m.Attribution, "CC BY 4.0") {
 			t.Errorf("%s: manifest lacks the CC BY 4.0 attribution of its training photos", name)
+		}
+		if drawnOnly[name] && !strings.Contains(m.Attribution, "KMahjongg") {
+			t.Errorf("%s: manifest lacks the attribution of the tile art it learned from", name)
 		}
 	}
 	m, _, _ := Load("tile_classifier")
@@ -168,6 +176,13 @@ func TestShippedPreprocess(t *testing.T) {
 	}
 	if p := cls.Preprocess; p.Margin != 0.06 || p.TurnAspect != 1.15 || p.Resize != "area" || p.Interpolation() != 3 || p.Scale != 1/255.0 || fmt.Sprint(p.Mean) != "[0 0 0]" {
 		t.Errorf("classifier preprocess %+v", p)
+	}
+	parts, _, err := Load("part_reader")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := parts.Preprocess; p.Margin != 0 || p.TurnAspect != cls.Preprocess.TurnAspect || p.Resize != "area" || p.Scale != 1/255.0 || fmt.Sprint(p.Mean) != "[0 0 0]" {
+		t.Errorf("part reader preprocess %+v: want no margin and the classifier's turn aspect (its halves are cut from the box as the classifier's crop is turned)", p)
 	}
 	for _, name := range []string{"tile_detector", "broad_detector"} {
 		det, _, err := Load(name)

@@ -31,6 +31,11 @@ type reading struct {
 	// no-tile class doubts it (Head.review): a bare patch of table or
 	// glare looks like a back or a blank dragon to a head taught them.
 	doubtfulBlank bool
+	// glyphs is what the part reader read on the tile's halves (both
+	// halves' probabilities of partGlyphs summed), for a tile the network
+	// may read as a king or a queen; nil otherwise
+	// (readParts).
+	glyphs []float64
 }
 
 // cropTile cuts one tile out of the photo as the classifier expects it

@@ -26,6 +26,22 @@ type TileSeen struct {
 	Confidence   float64       `json:"confidence"`
 	Rotated      bool          `json:"rotated"`
 	Alternatives []Alternative `json:"alternatives,omitempty"`
+	// sure is how surely the classifier, or a taught set's head, read the
+	// tile before the part reader weighed the reading (readParts); 0 where
+	// the tile was not read by readTiles.
+	sure float64
+}
+
+// sureness is how surely a tile was read before the part reader weighed
+// it: the choices between two readings of a photo (readLight,
+// recognizeMat, withMissed) are made on it, as they were tuned before the
+// part reader, so that the reader changes only which king or queen a tile
+// is reported as.
+func (t TileSeen) sureness() float64 {
+	if t.sure > 0 {
+		return t.sure
+	}
+	return t.Confidence
 }
 
 // Alternative is another reading of a tile and its confidence.

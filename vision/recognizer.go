@@ -34,6 +34,8 @@ type Recognizer struct {
 	// drawn and dark-fronted sets as well, it finds more of the tiles of
 	// a set the photos never showed, and fewer of the photos' own sets.
 	broad models.Manifest
+	// parts reads the characters on a tile's halves (readParts).
+	parts models.Manifest
 	// ownSet: this recogniser reads a player's taught set (a bank), or
 	// teaches one, and finds its tiles with the broad detector.
 	ownSet bool
@@ -49,7 +51,7 @@ type Recognizer struct {
 }
 
 type worker struct {
-	det, cls, broad gocv.Net
+	det, cls, broad, parts gocv.Net
 }
 
 // New loads the shipped models once per worker.
@@ -70,15 +72,19 @@ func New(cfg Config) (*Recognizer, error) {
 	if err != nil {
 		return nil, err
 	}
+	parts, partsBytes, err := models.Load("part_reader")
+	if err != nil {
+		return nil, err
+	}
 	square := func(m models.Manifest) bool { return m.Output.Stride > 0 && m.Input.Width == m.Input.Height }
-	if !square(det) || !square(broad) || len(cls.Labels) == 0 {
-		return nil, errors.New("model manifests: the detectors need a square input and a stride, the classifier labels")
+	if !square(det) || !square(broad) || len(cls.Labels) == 0 || !slices.Equal(parts.Labels, partGlyphs) {
+		return nil, errors.New("model manifests: the detectors need a square input and a stride, the classifier labels, the part reader the glyphs of partGlyphs")
 	}
 	tiles, err := labelTiles(cls.Labels, cfg.Bank)
 	if err != nil {
 		return nil, err
 	}
-	r := &Recognizer{det: det, cls: cls, broad: broad, pool: make(chan *worker, n), bank: cfg.Bank, tiles: tiles}
+	r := &Recognizer{det: det, cls: cls, broad: broad, parts: parts, pool: make(chan *worker, n), bank: cfg.Bank, tiles: tiles}
 	for i := 0; i < n; i++ {
 		w := &worker{}
 		if w.det, err = gocv.ReadNetFromONNXBytes(detBytes); err != nil || w.det.Empty() {
@@ -95,6 +101,13 @@ func New(cfg Config) (*Recognizer, error) {
 			w.cls.Close()
 			r.Close()
 			return nil, fmt.Errorf("loading the broad tile detector: %v", err)
+		}
+		if w.parts, err = gocv.ReadNetFromONNXBytes(partsBytes); err != nil || w.parts.Empty() {
+			w.det.Close()
+			w.cls.Close()
+			w.broad.Close()
+			r.Close()
+			return nil, fmt.Errorf("loading the part reader: %v", err)
 		}
 		r.all = append(r.all, w)
 		r.pool <- w
@@ -179,6 +192,7 @@ func (r *Recognizer) Close() {
 		w.det.Close()
 		w.cls.Close()
 		w.broad.Close()
+		w.parts.Close()
 	}
 	r.all = nil
 }
@@ -204,7 +218,7 @@ func (r *Recognizer) features() string { return "tile_classifier@" + r.cls.SHA25
 
 // ModelVersion names the shipped models by the start of their checksums.
 func (r *Recognizer) ModelVersion() string {
-	return "tile_detector@" + r.det.SHA256[:12] + "+" + r.features() + "+broad_detector@" + r.broad.SHA256[:12]
+	return "tile_detector@" + r.det.SHA256[:12] + "+" + r.features() + "+broad_detector@" + r.broad.SHA256[:12] + "+part_reader@" + r.parts.SHA256[:12]
 }
 
 // Recognize reads a photo given as JPEG or PNG bytes. Failures are
@@ -304,7 +318,7 @@ const missedTile = 0.6
 func withMissed(tiles, other []TileSeen) []TileSeen {
 	out := slices.Clip(tiles) // appends never write into tiles' array
 	for _, t := range other {
-		if bareFace(t) || t.Confidence < missedTile {
+		if bareFace(t) || t.sureness() < missedTile {
 			continue
 		}
 		b := seenBox(t)
@@ -403,6 +417,8 @@ const (
 	unsureBoxes   = 0.8
 )
 
+// meanConfidence is how surely a reading's tiles were read, on average
+// (worth).
 func meanConfidence(tiles []TileSeen) float64 {
 	if len(tiles) == 0 {
 		return 0
@@ -410,12 +426,12 @@ func meanConfidence(tiles []TileSeen) float64 {
 	return worth(tiles) / float64(len(tiles))
 }
 
-// worth is how much of a photo a reading makes out: the sum of its tiles'
-// confidence.
+// worth is how much of a photo a reading makes out: the sum of how surely
+// its tiles were read (sureness).
 func worth(tiles []TileSeen) float64 {
 	s := 0.0
 	for _, t := range tiles {
-		s += t.Confidence
+		s += t.sureness()
 	}
 	return s
 }
@@ -465,14 +481,16 @@ func (r *Recognizer) readTiles(st *steps, img gocv.Mat) ([]TileSeen, error) {
 			continue
 		}
 		rd := reads[i]
+		labels, probs := rd.weighed(r.cls.Labels)
 		t := TileSeen{
-			Tile:       r.tile(rd.labels[0]),
+			Tile:       r.tile(labels[0]),
 			Box:        [4]int{int(b.x0 + 0.5), int(b.y0 + 0.5), int(b.x1 + 0.5), int(b.y1 + 0.5)},
-			Confidence: round3(rd.probs[0]),
+			Confidence: round3(probs[0]),
+			sure:       round3(rd.probs[0]),
 		}
 		t.Rotated = across[i]
-		for j := 1; j < len(rd.labels); j++ {
-			t.Alternatives = append(t.Alternatives, Alternative{Tile: r.tile(rd.labels[j]), Confidence: round3(rd.probs[j])})
+		for j := 1; j < len(labels); j++ {
+			t.Alternatives = append(t.Alternatives, Alternative{Tile: r.tile(labels[j]), Confidence: round3(probs[j])})
 		}
 		tiles = append(tiles, t)
 	}
@@ -580,7 +598,7 @@ func (r *Recognizer) readBoxes(st *steps, img gocv.Mat) ([]box, []reading, error
 	if r.bank != nil || meanSure(reads) >= unsureBoxes {
 		boxes, reads = evenSizes(&w.cls, &r.cls, img, boxes, reads)
 	}
-	return boxes, reads, nil
+	return boxes, readParts(&w.parts, &r.parts, img, boxes, reads), nil
 }
 
 // A box the detector is unsure of (centre score below weakBox; the

@@ -454,6 +454,10 @@ func (h *Head) review(reads []reading, labels []string) ([]reading, []bool) {
 		if len(h.Trust) == len(h.Codes) { // Fit leaves Trust empty where it trusts every code
 			sum = h.abstain(q, score)
 		}
+		// The part reader's glyphs weigh the head's reading within its
+		// kind (each kind keeps its total, so sum stands), and the
+		// reading reported is this one (out has no glyphs).
+		score = weigh(h.Codes, score, rd.glyphs)
 		if sum <= 0 {
 			continue
 		}

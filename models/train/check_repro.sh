@@ -38,6 +38,12 @@ for run in a b; do
 	$PY classifier.py --from-onnx "$W/$run/wide/broad_classifier.onnx" --width 2 --limit 20 --epochs 1 --lying 0.2 --synthetic "$W/$run/synth" \
 		--synthetic-per-epoch 200 --set-contrast 1.0 --contrast-scenes 2 --contrast-tiles 6 --structure 1.0 --detector-boxes "$W/$run/tile_detector.onnx" \
 		--out "$W/$run/onnx" --save "$W/$run/cls4.pt" > "$W/$run/cls4.log"
+	# the part reader: drawn halves, one epoch, exported with its manifest
+	$PY parts.py draw 300 9 "$W/$run/parts.npz" > /dev/null
+	$PY -c "import hashlib, sys, numpy as np; d = np.load(sys.argv[1]); print(hashlib.sha256(d['x'].tobytes() + d['y'].tobytes()).hexdigest())" \
+		"$W/$run/parts.npz" > "$W/$run/more/part_halves.sha256"
+	$PY parts.py train --epochs 1 --threads 2 "$W/$run/parts.pt" "$W/$run/parts.npz" > /dev/null
+	$PY parts.py export "$W/$run/parts.pt" "$W/$run/more/part_reader.onnx" > /dev/null 2>&1
 done
 # A state saved by a stage that began from an exported network (its
 # BatchNorms folded) is told from one that trained its BatchNorms, so that
@@ -72,7 +78,7 @@ else
 	echo "synth_replay.py: a sealed replay differs from synth.py's scenes" >&2
 	status=1
 fi
-for m in tile_detector.onnx tile_classifier.onnx more/tile_detector.onnx more/tile_classifier.onnx wide/broad_classifier.onnx onnx/tile_classifier.onnx more/synthetic_scenes.sha256 more/proc_scenes.sha256; do
+for m in tile_detector.onnx tile_classifier.onnx more/tile_detector.onnx more/tile_classifier.onnx wide/broad_classifier.onnx onnx/tile_classifier.onnx more/synthetic_scenes.sha256 more/proc_scenes.sha256 more/part_halves.sha256 more/part_reader.onnx; do
 	a=$(sha256sum < "$W/a/$m" | cut -c1-64)
 	b=$(sha256sum < "$W/b/$m" | cut -c1-64)
 	if [ "$a" = "$b" ]; then

@@ -1,0 +1,224 @@
+package vision
+
+import (
+	"image"
+	"math"
+	"slices"
+	"sort"
+
+	"gocv.io/x/gocv"
+
+	"mjscan/models"
+)
+
+// The part reader (models/part_reader.onnx) reads the characters on one
+// half of a tile: the wind under 王 or 后 on a king or queen, the numeral
+// over 萬 on a character tile. On the whole tile the wind is a few pixels
+// of the classifier's 48×64 input, drawn in a hand a set the classifier
+// never saw may draw its own way; the reader sees it at four times the
+// pixels and learned it in every training font (models/README.md,
+// "Reading half a tile").
+//
+// Its labels, in order: the nine numerals, the four winds, 王, 后, and
+// anything else (萬, half a character, a blank).
+var partGlyphs = []string{"一", "二", "三", "四", "五", "六", "七", "八", "九", "東", "南", "西", "北", "王", "后", "other"}
+
+const (
+	glyphWind  = 9  // 東 at 9, 南, 西, 北
+	glyphKing  = 13 // 王
+	glyphQueen = 14 // 后
+)
+
+// partFamily is the kind of tile whose reading the part reader weighs:
+// 'k' for the kings and queens, 0 for every other code. The reader also
+// reads the numeral of a character tile (partShare tells its code), but
+// characters are not weighed by it: on the validation designs, which have
+// no kings, weighing them lost a little (taught, gnome-set 0.9213 ->
+// 0.9199 and gnome 0.9539 -> 0.9534; alone gnome 0.8275 -> 0.8266;
+// models/README.md, "Reading half a tile").
+func partFamily(code string) byte {
+	if len(code) == 2 && code[1] == 'k' {
+		return 'k'
+	}
+	return 0
+}
+
+// partShare is how likely the halves' readings s (both halves' glyph
+// probabilities summed) make code: a character by its numeral, a king or
+// queen by its wind and by 王 against 后.
+func partShare(code string, s []float64) float64 {
+	n := int(code[0] - '0')
+	share := func(i, from, to int) float64 {
+		sum := 0.0
+		for _, v := range s[from:to] {
+			sum += v
+		}
+		if sum <= 0 {
+			return 0
+		}
+		return s[i] / sum
+	}
+	if code[1] == 'm' {
+		if n == 0 { // the red five: 五, red
+			n = 5
+		}
+		return share(n-1, 0, 9)
+	}
+	big := glyphKing
+	if n > 4 {
+		big = glyphQueen
+	}
+	return share(glyphWind+(n-1)%4, glyphWind, glyphKing) * share(big, glyphKing, glyphQueen+1)
+}
+
+// readParts reads the halves of every tile the network may read as a
+// king or a queen (such a code among its first three) with
+// the part reader, and keeps what it reads in the reading (glyphs: both
+// halves' probabilities summed). The reading itself is not changed: every
+// choice the recogniser makes on readings and photos is made on the
+// classifier's, and the glyphs weigh only the reading reported (weighed),
+// or a taught set's head's (Head.review). A reading whose halves cannot be
+// cut or read keeps no glyphs.
+func readParts(net *gocv.Net, m *models.Manifest, img gocv.Mat, boxes []box, reads []reading) []reading {
+	var at []int
+	var halves []gocv.Mat
+	defer func() { closeAll(halves) }()
+	for i, rd := range reads {
+		if !slices.ContainsFunc(rd.labels, func(l string) bool { return partFamily(l) != 0 }) {
+			continue
+		}
+		top, bottom, ok := cutHalves(img, boxes[i], m)
+		if !ok {
+			continue
+		}
+		at = append(at, i)
+		halves = append(halves, top, bottom)
+	}
+	if len(at) == 0 {
+		return reads
+	}
+	k := len(m.Labels)
+	blob := gocv.NewMat()
+	defer blob.Close()
+	gocv.BlobFromImages(halves, &blob, m.Preprocess.Scale, image.Pt(m.Input.Width, m.Input.Height), mean(m.Preprocess), false, false, gocv.MatTypeCV32F)
+	net.SetInput(blob, m.Input.Name)
+	out := net.Forward(m.Output.Name)
+	defer out.Close()
+	logits := copyFloats(out, k*len(halves))
+	if logits == nil {
+		return reads
+	}
+	reads = slices.Clone(reads)
+	for j, i := range at {
+		s := softmax(logits[2*j*k:(2*j+1)*k], 1)
+		for g, v := range softmax(logits[(2*j+1)*k:(2*j+2)*k], 1) {
+			s[g] += v
+		}
+		reads[i].glyphs = s
+	}
+	return reads
+}
+
+// weighed is the reading to report: without glyphs, its own first labels
+// and probabilities; with them, the network's whole reading (all, in the
+// order of labels, the classifier's) weighed by them (weighParts), cut to
+// as many codes as the reading names.
+func (rd reading) weighed(labels []string) ([]string, []float64) {
+	if rd.glyphs == nil || len(rd.labels) == 0 {
+		return rd.labels, rd.probs
+	}
+	codes, probs := rd.labels, rd.probs
+	if len(rd.all) == len(labels) {
+		codes, probs = labels, rd.all
+	}
+	codes, probs = weighParts(codes, probs, rd.glyphs)
+	n := min(len(rd.labels), len(codes))
+	return codes[:n], probs[:n]
+}
+
+// weighParts weighs a reading (codes and their probabilities) by the
+// glyphs its halves show (weigh) and returns the codes sorted by the
+// weighed probabilities, the input untouched.
+func weighParts(codes []string, probs []float64, glyphs []float64) ([]string, []float64) {
+	w := weigh(codes, probs, glyphs)
+	idx := make([]int, len(w))
+	for c := range idx {
+		idx[c] = c
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return w[idx[a]] > w[idx[b]] })
+	outCodes, outProbs := make([]string, len(idx)), make([]float64, len(idx))
+	for j, c := range idx {
+		outCodes[j], outProbs[j] = codes[c], w[c]
+	}
+	return outCodes, outProbs
+}
+
+// weigh gives probs (of codes) weighed by glyphs: within the kind of the
+// likeliest code (partFamily), each code's probability is multiplied by
+// partShare and the kind keeps its total. A reading of another kind, or
+// one whose halves show none of its kind's glyphs, comes back as it was
+// (a copy either way).
+func weigh(codes []string, probs []float64, glyphs []float64) []float64 {
+	w := slices.Clone(probs)
+	if len(codes) == 0 || len(codes) != len(probs) || len(glyphs) != len(partGlyphs) {
+		return w
+	}
+	first := 0
+	for c := range w {
+		if w[c] > w[first] {
+			first = c
+		}
+	}
+	fam := partFamily(codes[first])
+	if fam == 0 {
+		return w
+	}
+	before, after := 0.0, 0.0
+	for c, code := range codes {
+		if partFamily(code) == fam {
+			before += w[c]
+			w[c] *= partShare(code, glyphs)
+			after += w[c]
+		}
+	}
+	if after <= 0 {
+		return slices.Clone(probs)
+	}
+	for c, code := range codes {
+		if partFamily(code) == fam {
+			w[c] *= before / after
+		}
+	}
+	return w
+}
+
+// cutHalves cuts a tile's box into its top and bottom half, each resized
+// to the part reader's input: a box wider than the manifest's turn aspect
+// is turned a quarter clockwise first, as the classifier's cut is (a tile
+// upside down has its numeral in the bottom half, which the reader reads
+// either way up). ok is false when a half would hold too few pixels.
+func cutHalves(img gocv.Mat, b box, m *models.Manifest) (top, bottom gocv.Mat, ok bool) {
+	r := image.Rect(
+		max(0, int(math.Round(b.x0))), max(0, int(math.Round(b.y0))),
+		min(img.Cols(), int(math.Round(b.x1))), min(img.Rows(), int(math.Round(b.y1))))
+	if r.Dx() < 4 || r.Dy() < 4 {
+		return gocv.Mat{}, gocv.Mat{}, false
+	}
+	region := img.Region(r)
+	defer region.Close()
+	upright := region.Clone()
+	defer upright.Close()
+	if float64(r.Dx()) > m.Preprocess.TurnAspect*float64(r.Dy()) {
+		gocv.Rotate(region, &upright, gocv.Rotate90Clockwise)
+	}
+	h := upright.Rows()
+	size := image.Pt(m.Input.Width, m.Input.Height)
+	cut := func(y0, y1 int) gocv.Mat {
+		half := upright.Region(image.Rect(0, y0, upright.Cols(), y1))
+		defer half.Close()
+		out := gocv.NewMat()
+		gocv.Resize(half, &out, size, 0, 0, interpolation(m.Preprocess))
+		return out
+	}
+	return cut(0, h/2), cut(h/2, h), true
+}
