@@ -206,10 +206,12 @@ func cutHalves(img gocv.Mat, b box, m *models.Manifest) (top, bottom gocv.Mat, o
 	}
 	region := img.Region(r)
 	defer region.Close()
-	upright := region.Clone()
+	upright := gocv.NewMat()
 	defer upright.Close()
 	if float64(r.Dx()) > m.Preprocess.TurnAspect*float64(r.Dy()) {
 		gocv.Rotate(region, &upright, gocv.Rotate90Clockwise)
+	} else {
+		region.CopyTo(&upright)
 	}
 	h := upright.Rows()
 	size := image.Pt(m.Input.Width, m.Input.Height)
