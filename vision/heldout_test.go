@@ -76,6 +76,21 @@ func TestHeldOutSynthetic(t *testing.T) {
 	}
 }
 
+// readScene reads a labelled scene: its labels in NAME.txt and NAME.jpg
+// decoded (the caller closes it).
+func readScene(t *testing.T, name string) ([]Labelled, gocv.Mat) {
+	t.Helper()
+	labels, err := ReadLabels(strings.TrimSuffix(name, ".jpg") + ".txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := gocv.IMRead(name, gocv.IMReadColor)
+	if img.Empty() {
+		t.Fatalf("%s does not decode", name)
+	}
+	return labels, img
+}
+
 // TestHeldOutRareTilesRead gives the shipped classifier the labelled boxes
 // of the held-out synthetic scenes (the detector left out) and measures its
 // reading of the ordinary tiles of a set it never saw and of the rare classes
@@ -96,14 +111,7 @@ func TestHeldOutRareTilesRead(t *testing.T) {
 	confused := map[[2]string]int{}
 	falseAcross := 0
 	for _, name := range names {
-		labels, err := ReadLabels(strings.TrimSuffix(name, ".jpg") + ".txt")
-		if err != nil {
-			t.Fatal(err)
-		}
-		img := gocv.IMRead(name, gocv.IMReadColor)
-		if img.Empty() {
-			t.Fatalf("%s does not decode", name)
-		}
+		labels, img := readScene(t, name)
 		boxes := make([]box, len(labels))
 		for i, l := range labels {
 			boxes[i] = box{x0: l.Box[0], y0: l.Box[1], x1: l.Box[2], y1: l.Box[3]}

@@ -94,8 +94,24 @@ func readParts(net *gocv.Net, m *models.Manifest, img gocv.Mat, boxes []box, rea
 		at = append(at, i)
 		halves = append(halves, top, bottom)
 	}
-	if len(at) == 0 {
+	glyphs := readGlyphs(net, m, halves)
+	if glyphs == nil {
 		return reads
+	}
+	reads = slices.Clone(reads)
+	for j, i := range at {
+		reads[i].glyphs = glyphs[j]
+	}
+	return reads
+}
+
+// readGlyphs runs the part reader on halves (each tile's top half, then
+// its bottom half) and gives each tile's glyphs: both halves'
+// probabilities of partGlyphs summed. nil when there are none, or the
+// output is not the manifest's shape.
+func readGlyphs(net *gocv.Net, m *models.Manifest, halves []gocv.Mat) [][]float64 {
+	if len(halves) == 0 || len(halves)%2 != 0 {
+		return nil
 	}
 	k := len(m.Labels)
 	blob := gocv.NewMat()
@@ -106,17 +122,17 @@ func readParts(net *gocv.Net, m *models.Manifest, img gocv.Mat, boxes []box, rea
 	defer out.Close()
 	logits := copyFloats(out, k*len(halves))
 	if logits == nil {
-		return reads
+		return nil
 	}
-	reads = slices.Clone(reads)
-	for j, i := range at {
+	glyphs := make([][]float64, len(halves)/2)
+	for j := range glyphs {
 		s := softmax(logits[2*j*k:(2*j+1)*k], 1)
 		for g, v := range softmax(logits[(2*j+1)*k:(2*j+2)*k], 1) {
 			s[g] += v
 		}
-		reads[i].glyphs = s
+		glyphs[j] = s
 	}
-	return reads
+	return glyphs
 }
 
 // weighed is the reading to report: without glyphs, its own first labels

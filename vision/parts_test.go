@@ -2,11 +2,9 @@ package vision
 
 import (
 	"fmt"
-	"image"
 	"math"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -99,14 +97,7 @@ func TestPartReaderOnAnUnseenSet(t *testing.T) {
 	type tally struct{ n, reader, alone, weighed int }
 	got := map[byte]*tally{'m': {}, 'k': {}}
 	for _, name := range names {
-		labels, err := ReadLabels(strings.TrimSuffix(name, ".jpg") + ".txt")
-		if err != nil {
-			t.Fatal(err)
-		}
-		img := gocv.IMRead(name, gocv.IMReadColor)
-		if img.Empty() {
-			t.Fatalf("%s does not decode", name)
-		}
+		labels, img := readScene(t, name)
 		var boxes []box
 		var codes []string
 		for _, l := range labels {
@@ -168,8 +159,8 @@ func TestPartReaderOnAnUnseenSet(t *testing.T) {
 	}
 }
 
-// readHalves is the part reader's glyphs, both halves summed, of one box
-// (nil when its halves cannot be cut).
+// readHalves is the part reader's glyphs of one box (readGlyphs), nil
+// when its halves cannot be cut.
 func readHalves(t *testing.T, net *gocv.Net, m *models.Manifest, img gocv.Mat, b box) []float64 {
 	t.Helper()
 	top, bottom, ok := cutHalves(img, b, m)
@@ -178,22 +169,11 @@ func readHalves(t *testing.T, net *gocv.Net, m *models.Manifest, img gocv.Mat, b
 	}
 	defer top.Close()
 	defer bottom.Close()
-	blob := gocv.NewMat()
-	defer blob.Close()
-	gocv.BlobFromImages([]gocv.Mat{top, bottom}, &blob, m.Preprocess.Scale, image.Pt(m.Input.Width, m.Input.Height), mean(m.Preprocess), false, false, gocv.MatTypeCV32F)
-	net.SetInput(blob, m.Input.Name)
-	out := net.Forward(m.Output.Name)
-	defer out.Close()
-	k := len(m.Labels)
-	logits := copyFloats(out, 2*k)
-	if logits == nil {
-		t.Fatalf("the part reader gave no %d logits", 2*k)
+	glyphs := readGlyphs(net, m, []gocv.Mat{top, bottom})
+	if len(glyphs) != 1 {
+		t.Fatalf("the part reader read %d tiles of one", len(glyphs))
 	}
-	s := softmax(logits[:k], 1)
-	for g, v := range softmax(logits[k:], 1) {
-		s[g] += v
-	}
-	return s
+	return glyphs[0]
 }
 
 // bestByParts is the code of code's kind that the halves' glyphs s make

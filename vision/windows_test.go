@@ -130,12 +130,7 @@ func TestZoomedOutReadsPaddedPhoto(t *testing.T) {
 func labelledScene(t *testing.T, stem string) (rec *Recognizer, w *worker, img gocv.Mat, found func([]box) int) {
 	t.Helper()
 	rec = recognizer(t)
-	img = gocv.IMRead(stem+".jpg", gocv.IMReadColor)
-	labels, err := ReadLabels(stem + ".txt")
-	if err != nil || img.Empty() {
-		img.Close()
-		t.Fatalf("reading %s: %v", stem, err)
-	}
+	labels, img := readScene(t, stem+".jpg")
 	w = <-rec.pool
 	t.Cleanup(func() { rec.pool <- w })
 	return rec, w, img, func(bs []box) int { return labelsFound(labels, bs) }
