@@ -143,19 +143,22 @@ func TestPartReaderOnAnUnseenSet(t *testing.T) {
 	t.Logf("characters (%d): the part reader alone %.3f, the classifier %.3f", m.n, ratio(m.reader, m.n), ratio(m.alone, m.n))
 	t.Logf("kings and queens (%d): the part reader alone %.3f, the classifier %.3f, weighed by the reader %.3f",
 		k.n, ratio(k.reader, k.n), ratio(k.alone, k.n), ratio(k.weighed, k.n))
-	// The levels reached: the reader alone 0.680 and 0.596; the kings and
-	// queens 0.816 -> 0.887 weighed.
-	if r := ratio(m.reader, m.n); r < 0.65 {
-		t.Errorf("the part reader reads %.3f of the characters' numerals right, want at least 0.65", r)
+	// The levels reached by the second reader (models/README.md, "A
+	// second part reader"): the reader alone 0.589 on the numerals (the
+	// first reader 0.680; characters are read, not weighed) and 0.887 on
+	// the kings and queens (the first 0.596); the kings and queens 0.816
+	// -> 0.915 weighed (the first 0.887).
+	if r := ratio(m.reader, m.n); r < 0.55 {
+		t.Errorf("the part reader reads %.3f of the characters' numerals right, want at least 0.55", r)
 	}
 	if m.weighed != m.alone {
 		t.Errorf("characters: %d read right weighed, %d by the classifier: characters are not weighed", m.weighed, m.alone)
 	}
-	if r := ratio(k.reader, k.n); r < 0.57 {
-		t.Errorf("the part reader reads %.3f of the kings' and queens' winds and 王/后 right, want at least 0.57", r)
+	if r := ratio(k.reader, k.n); r < 0.85 {
+		t.Errorf("the part reader reads %.3f of the kings' and queens' winds and 王/后 right, want at least 0.85", r)
 	}
-	if gain := ratio(k.weighed, k.n) - ratio(k.alone, k.n); gain < 0.05 {
-		t.Errorf("kings and queens: weighed by the part reader %.3f, the classifier alone %.3f: want a gain of 0.05", ratio(k.weighed, k.n), ratio(k.alone, k.n))
+	if gain := ratio(k.weighed, k.n) - ratio(k.alone, k.n); gain < 0.08 {
+		t.Errorf("kings and queens: weighed by the part reader %.3f, the classifier alone %.3f: want a gain of 0.08", ratio(k.weighed, k.n), ratio(k.alone, k.n))
 	}
 }
 

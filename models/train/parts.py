@@ -7,8 +7,11 @@ read, not weighed: models/README.md, "Reading half a tile").
 It learns from drawn tiles only: character tiles drawn by synth_proc.py in
 every training font (AR PL UKai kept out, as for the classifier) and those
 of the ten training tile sets, kings and queens drawn here in the same
-fonts, each seen at 18-110 px wide with a loose box, blur and JPEG, and cut
-into halves as the recogniser cuts them (halves).
+fonts (their seat as small as a quarter of the tile and, two times in
+five, printed pale; half of them inside a frame), each seen at 18-110 px
+wide with a loose box, blur and JPEG, and cut into halves as the
+recogniser cuts them (halves). The shipped reader is the second: seeds
+21-26, 10 epochs (train.sh; models/README.md, "A second part reader").
 
     /usr/bin/python3 parts.py draw N SEED OUT.npz        # N tiles, 2N halves
     /usr/bin/python3 parts.py train [--epochs E] [--threads T] OUT.pt DATA.npz ...
@@ -41,15 +44,23 @@ def king_front(code, rng):
     n = int(code[0])
     big = "王" if n <= 4 else "后"
     seat = WINDS[(n - 1) % 4]
-    bigm = F._scaled(F._weight(P.glyph(fnt, big, P.TRAIN_FONTS[0]), rng), int(200 * rng.uniform(0.8, 1.1)))
-    seatm = F._scaled(F._weight(P.glyph(fnt, seat, P.TRAIN_FONTS[0]), rng), int(200 * rng.uniform(0.4, 0.75)))
+    fc = F.IVORY if rng.random() < 0.5 else tuple(int(v) for v in rng.integers(170, 256, 3))
+    if rng.random() < 0.4:  # a seat printed small and pale beside its 王 or 后
+        a = rng.uniform(0.2, 0.6)
+        ink2 = tuple(int(i * (1 - a) + f * a) for i, f in zip(ink2, fc))
+    bigm = F._scaled(F._weight(P.glyph(fnt, big, P.TRAIN_FONTS[0]), rng), int(200 * rng.uniform(0.7, 1.1)))
+    seatm = F._scaled(F._weight(P.glyph(fnt, seat, P.TRAIN_FONTS[0]), rng), int(200 * rng.uniform(0.25, 0.75)))
     parts = [F._ink(seatm, ink2), F._ink(bigm, ink)]
     seat_top = rng.random() < 0.5
     if not seat_top:
         parts = parts[::-1]
     art = F._stack(parts, rng.uniform(0.04, 0.16))
-    fc = F.IVORY if rng.random() < 0.5 else tuple(int(v) for v in rng.integers(170, 256, 3))
-    out, _ = F.place_art_at(F.blank_front(fc), art, rng.uniform(0.75, 1.0), rng.uniform(-4, 4), rng.uniform(-5, 5))
+    base = F.blank_front(fc)
+    if rng.random() < 0.5:  # a frame around the face, as many sets print one
+        frame = F.frame_art(ink)
+        frame[:, :, 3] = (frame[:, :, 3].astype(np.float32) * rng.uniform(0.35, 0.8)).astype(np.uint8)
+        base = F.place_art(base, frame, rng.uniform(1.0, 1.08))
+    out, _ = F.place_art_at(base, art, rng.uniform(0.7, 1.0), rng.uniform(-4, 4), rng.uniform(-5, 5))
     s, b = CLASSES.index(seat), CLASSES.index(big)
     return out, (s, b) if seat_top else (b, s)
 

@@ -146,9 +146,10 @@ gscenes "$W/g2" 600 10
 gstage "$W/g1/tile_classifier.onnx" 74 "$W/g2"
 $PY calibrate_confidence.py
 # The part reader (parts.py, vision/parts.go): the numeral over 萬 and the
-# wind under 王 or 后 on one half of a tile, from 80,000 drawn character,
-# king and queen tiles in every training font (models/README.md, "Reading
-# half a tile"); two threads, as the shipped reader was trained.
-for s in 11 12 13 14; do $PY parts.py draw 20000 $s "$W/parts_$s.npz"; done
-$PY parts.py train --epochs 8 --threads 2 "$W/parts.pt" "$W/parts_11.npz" "$W/parts_12.npz" "$W/parts_13.npz" "$W/parts_14.npz"
+# wind under 王 or 后 on one half of a tile, from 120,000 drawn character,
+# king and queen tiles in every training font, kings with seats small and
+# pale and faces framed (models/README.md, "Reading half a tile" and "A
+# second part reader"); two threads, as the shipped reader was trained.
+for s in 21 22 23 24 25 26; do $PY parts.py draw 20000 $s "$W/parts_$s.npz"; done
+$PY parts.py train --epochs 10 --threads 2 "$W/parts.pt" "$W"/parts_2[1-6].npz
 $PY parts.py export "$W/parts.pt" ../part_reader.onnx
