@@ -54,6 +54,31 @@ type worker struct {
 	det, cls, broad, parts gocv.Net
 }
 
+// workerNets names a worker's networks in the order of nets, for errors.
+var workerNets = []string{"the tile detector", "the tile classifier", "the broad tile detector", "the part reader"}
+
+// nets is the worker's networks: detector, classifier, broad detector,
+// part reader.
+func (w *worker) nets() []*gocv.Net { return []*gocv.Net{&w.det, &w.cls, &w.broad, &w.parts} }
+
+// loadWorker reads one copy of each network from its ONNX bytes, given in
+// the order of nets, and closes those it read when one fails.
+func loadWorker(onnx [][]byte) (*worker, error) {
+	w := &worker{}
+	nets := w.nets()
+	for i, b := range onnx {
+		net, err := gocv.ReadNetFromONNXBytes(b)
+		if err != nil || net.Empty() {
+			for _, loaded := range nets[:i] {
+				loaded.Close()
+			}
+			return nil, fmt.Errorf("loading %s: %v", workerNets[i], err)
+		}
+		*nets[i] = net
+	}
+	return w, nil
+}
+
 // New loads the shipped models once per worker.
 func New(cfg Config) (*Recognizer, error) {
 	n := cfg.Workers
@@ -85,29 +110,12 @@ func New(cfg Config) (*Recognizer, error) {
 		return nil, err
 	}
 	r := &Recognizer{det: det, cls: cls, broad: broad, parts: parts, pool: make(chan *worker, n), bank: cfg.Bank, tiles: tiles}
+	onnx := [][]byte{detBytes, clsBytes, broadBytes, partsBytes}
 	for i := 0; i < n; i++ {
-		w := &worker{}
-		if w.det, err = gocv.ReadNetFromONNXBytes(detBytes); err != nil || w.det.Empty() {
+		w, err := loadWorker(onnx)
+		if err != nil {
 			r.Close()
-			return nil, fmt.Errorf("loading the tile detector: %v", err)
-		}
-		if w.cls, err = gocv.ReadNetFromONNXBytes(clsBytes); err != nil || w.cls.Empty() {
-			w.det.Close()
-			r.Close()
-			return nil, fmt.Errorf("loading the tile classifier: %v", err)
-		}
-		if w.broad, err = gocv.ReadNetFromONNXBytes(broadBytes); err != nil || w.broad.Empty() {
-			w.det.Close()
-			w.cls.Close()
-			r.Close()
-			return nil, fmt.Errorf("loading the broad tile detector: %v", err)
-		}
-		if w.parts, err = gocv.ReadNetFromONNXBytes(partsBytes); err != nil || w.parts.Empty() {
-			w.det.Close()
-			w.cls.Close()
-			w.broad.Close()
-			r.Close()
-			return nil, fmt.Errorf("loading the part reader: %v", err)
+			return nil, err
 		}
 		r.all = append(r.all, w)
 		r.pool <- w
@@ -189,10 +197,9 @@ func (r *Recognizer) tile(code string) scoring.Tile {
 // Close frees the networks. The Recognizer must not be used afterwards.
 func (r *Recognizer) Close() {
 	for _, w := range r.all {
-		w.det.Close()
-		w.cls.Close()
-		w.broad.Close()
-		w.parts.Close()
+		for _, net := range w.nets() {
+			net.Close()
+		}
 	}
 	r.all = nil
 }
