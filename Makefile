@@ -52,7 +52,7 @@ HALL_DURATION ?= 60s
 HALL_CLIENTS ?= 20
 HALL_SCALE ?= 0
 HALL_PORT ?= 18120
-HALL_PG_PORT ?= 55412
+HALL_PG_PORT ?= 25412
 HALL_PG_DIR ?= /tmp/pg-hall
 HALL_REPORT ?=
 # How long a table retries one request before the check fails.

@@ -8,12 +8,19 @@
 # Debian's postgresql is installed when no initdb is found. The cluster lives
 # under /tmp, listens on loopback only, trusts local connections (it holds
 # test data only) and runs as the postgres user when started by root.
+#
+# MJSCAN_PG_PORT is the first port tried. The default lies below Linux's
+# ephemeral range (32768-60999), where any outgoing connection may hold a
+# port for a while; should the port still be taken, the next ones are
+# tried, and the DSN printed names the one the cluster listens on.
 set -euo pipefail
 
-PORT="${MJSCAN_PG_PORT:-55432}"
+PORT="${MJSCAN_PG_PORT:-25432}"
 DIR="${MJSCAN_PG_DIR:-/tmp/mjscan-pg-test}"
 DB=mjscan_test
-DSN="postgres://postgres@127.0.0.1:${PORT}/${DB}?sslmode=disable"
+TRIES=20
+
+dsn() { echo "postgres://postgres@127.0.0.1:$1/${DB}?sslmode=disable"; }
 
 find_bin() {
 	ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1
@@ -46,8 +53,8 @@ if [ "${1:-start}" = stop ]; then
 	exit 0
 fi
 
-if [ -d "$DIR/data" ] && as_pg "$BIN/pg_ctl" -D "$DIR/data" status >/dev/null 2>&1; then
-	echo "$DSN"
+if [ -d "$DIR/data" ] && [ -f "$DIR/port" ] && as_pg "$BIN/pg_ctl" -D "$DIR/data" status >/dev/null 2>&1; then
+	dsn "$(cat "$DIR/port")"
 	exit 0
 fi
 
@@ -58,8 +65,23 @@ if [ "$(id -u)" = 0 ]; then
 fi
 as_pg "$BIN/initdb" -D "$DIR/data" -U postgres -A trust -E UTF8 --no-sync >"$DIR/initdb.log" 2>&1 ||
 	{ cat "$DIR/initdb.log" >&2; exit 1; }
-as_pg "$BIN/pg_ctl" -D "$DIR/data" -l "$DIR/server.log" -w -t 60 \
-	-o "-p $PORT -k $DIR -c listen_addresses=127.0.0.1 -c max_connections=50" start >&2 ||
-	{ cat "$DIR/server.log" >&2; exit 1; }
-as_pg "$BIN/createdb" -h 127.0.0.1 -p "$PORT" -U postgres "$DB" >&2
-echo "$DSN"
+# start tries one port; it fails fast when the port is taken, as PostgreSQL
+# exits at once when it cannot listen.
+start() {
+	as_pg "$BIN/pg_ctl" -D "$DIR/data" -l "$DIR/server-$1.log" -w -t 60 \
+		-o "-p $1 -k $DIR -c listen_addresses=127.0.0.1 -c max_connections=50" start >&2
+}
+port="$PORT"
+until start "$port"; do
+	if ! grep -q "Address already in use" "$DIR/server-$port.log" 2>/dev/null ||
+		[ "$port" -ge $((PORT + TRIES - 1)) ]; then
+		cat "$DIR/server-$port.log" >&2
+		echo "postgres-test: could not start PostgreSQL on 127.0.0.1 ports $PORT-$port; set MJSCAN_PG_PORT to a free port" >&2
+		exit 1
+	fi
+	echo "postgres-test: port $port is taken, trying $((port + 1))" >&2
+	port=$((port + 1))
+done
+echo "$port" >"$DIR/port"
+as_pg "$BIN/createdb" -h 127.0.0.1 -p "$port" -U postgres "$DB" >&2
+dsn "$port"

@@ -55,7 +55,7 @@ func main() {
 	flag.IntVar(&o.clients, "clients", 20, "tables sending at once, each from its own loopback address")
 	flag.DurationVar(&o.scale, "scale", 0, "measure recognitions through nginx with 1 and with 3 replicas for this long each (0: not)")
 	flag.IntVar(&o.port, "port", 18120, "nginx listens here; the replicas on the next 3 ports, their metrics 11 to 13 above")
-	flag.IntVar(&o.pgPort, "pg-port", 55412, "port of the throwaway PostgreSQL")
+	flag.IntVar(&o.pgPort, "pg-port", 25412, "port of the throwaway PostgreSQL")
 	flag.StringVar(&o.pgDir, "pg-dir", "/tmp/pg-hall", "folder of the throwaway PostgreSQL")
 	flag.StringVar(&o.dsn, "dsn", "", "use this PostgreSQL instead of starting one (its tables are shared with whatever else uses it)")
 	flag.StringVar(&o.bin, "bin", "bin/mjscan", "the mjscan binary (make build)")
