@@ -15,7 +15,7 @@ import (
 	"math"
 )
 
-//go:embed tile_classifier.onnx tile_classifier.json tile_detector.onnx tile_detector.json broad_detector.onnx broad_detector.json part_reader.onnx part_reader.json
+//go:embed tile_classifier.onnx tile_classifier.json tile_detector.onnx tile_detector.json broad_detector.onnx broad_detector.json part_reader.onnx part_reader.json index_reader.onnx index_reader.json
 var files embed.FS
 
 // Input names the network's input blob and its size; Preprocess says how

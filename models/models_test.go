@@ -14,12 +14,13 @@ import (
 
 // shipped names every model the binary embeds: the detector and the
 // classifier every photo is read with, the detector a taught set's tiles
-// are found with, and the part reader that reads half a tile's characters.
-var shipped = []string{"tile_detector", "tile_classifier", "broad_detector", "part_reader"}
+// are found with, the part reader that reads half a tile's characters,
+// and the index reader that reads the index printed on a suit tile.
+var shipped = []string{"tile_detector", "tile_classifier", "broad_detector", "part_reader", "index_reader"}
 
 // drawnOnly are the shipped models that learned from drawn tiles alone, no
 // photo: their manifests owe the photos no attribution.
-var drawnOnly = map[string]bool{"part_reader": true}
+var drawnOnly = map[string]bool{"part_reader": true, "index_reader": true}
 
 // TestShippedModelsLoad: every shipped model matches its manifest's
 // checksum, names its input and output, and carries the attribution of
@@ -177,12 +178,14 @@ func TestShippedPreprocess(t *testing.T) {
 	if p := cls.Preprocess; p.Margin != 0.06 || p.TurnAspect != 1.15 || p.Resize != "area" || p.Interpolation() != 3 || p.Scale != 1/255.0 || fmt.Sprint(p.Mean) != "[0 0 0]" {
 		t.Errorf("classifier preprocess %+v", p)
 	}
-	parts, _, err := Load("part_reader")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if p := parts.Preprocess; p.Margin != 0 || p.TurnAspect != cls.Preprocess.TurnAspect || p.Resize != "area" || p.Scale != 1/255.0 || fmt.Sprint(p.Mean) != "[0 0 0]" {
-		t.Errorf("part reader preprocess %+v: want no margin and the classifier's turn aspect (its halves are cut from the box as the classifier's crop is turned)", p)
+	for _, name := range []string{"part_reader", "index_reader"} {
+		halves, _, err := Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := halves.Preprocess; p.Margin != 0 || p.TurnAspect != cls.Preprocess.TurnAspect || p.Resize != "area" || p.Scale != 1/255.0 || fmt.Sprint(p.Mean) != "[0 0 0]" {
+			t.Errorf("%s preprocess %+v: want no margin and the classifier's turn aspect (its halves are cut from the box as the classifier's crop is turned)", name, p)
+		}
 	}
 	for _, name := range []string{"tile_detector", "broad_detector"} {
 		det, _, err := Load(name)

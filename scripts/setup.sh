@@ -26,7 +26,9 @@ if [ "${1:-}" = "--train" ]; then
     librsvg2-bin kdegames-mahjongg-data-kf5 gnome-mahjongg xmahjongg fonts-noto-cjk
     # the CJK fonts of the procedurally drawn faces (models/train/synth_proc.py)
     fonts-arphic-ukai fonts-arphic-uming fonts-wqy-zenhei fonts-wqy-microhei fonts-ipafont-gothic
-    fonts-ipafont-mincho fonts-vlgothic fonts-hanazono fonts-takao)
+    fonts-ipafont-mincho fonts-vlgothic fonts-hanazono fonts-takao
+    # the digits of the index reader's drawn indices (models/train/index_reader.py)
+    fonts-dejavu-core fonts-dejavu-extra)
 fi
 
 need=()

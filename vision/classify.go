@@ -36,6 +36,10 @@ type reading struct {
 	// may read as a king or a queen; nil otherwise
 	// (readParts).
 	glyphs []float64
+	// index is what the index reader read of the tile's index
+	// (indexShares: how surely it shows one, then the shares of 1-9), for
+	// a tile the network reads as a suit tile; nil otherwise (readIndex).
+	index []float64
 }
 
 // cropTile cuts one tile out of the photo as the classifier expects it

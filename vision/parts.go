@@ -110,6 +110,26 @@ func readParts(net *gocv.Net, m *models.Manifest, img gocv.Mat, boxes []box, rea
 // probabilities of partGlyphs summed. nil when there are none, or the
 // output is not the manifest's shape.
 func readGlyphs(net *gocv.Net, m *models.Manifest, halves []gocv.Mat) [][]float64 {
+	probs := readHalves(net, m, halves)
+	if probs == nil || len(probs)%2 != 0 {
+		return nil
+	}
+	glyphs := make([][]float64, len(probs)/2)
+	for j := range glyphs {
+		s := probs[2*j]
+		for g, v := range probs[2*j+1] {
+			s[g] += v
+		}
+		glyphs[j] = s
+	}
+	return glyphs
+}
+
+// readHalves runs a reader of halves (the part reader, the index reader)
+// on halves, two a tile, and gives each half's probabilities of the
+// manifest's labels. nil when there are none, or the output is not the
+// manifest's shape.
+func readHalves(net *gocv.Net, m *models.Manifest, halves []gocv.Mat) [][]float64 {
 	if len(halves) == 0 || len(halves)%2 != 0 {
 		return nil
 	}
@@ -124,39 +144,35 @@ func readGlyphs(net *gocv.Net, m *models.Manifest, halves []gocv.Mat) [][]float6
 	if logits == nil {
 		return nil
 	}
-	glyphs := make([][]float64, len(halves)/2)
-	for j := range glyphs {
-		s := softmax(logits[2*j*k:(2*j+1)*k], 1)
-		for g, v := range softmax(logits[(2*j+1)*k:(2*j+2)*k], 1) {
-			s[g] += v
-		}
-		glyphs[j] = s
+	probs := make([][]float64, len(halves))
+	for j := range probs {
+		probs[j] = softmax(logits[j*k:(j+1)*k], 1)
 	}
-	return glyphs
+	return probs
 }
 
-// weighed is the reading to report: without glyphs, its own first labels
-// and probabilities; with them, the network's whole reading (all, in the
-// order of labels, the classifier's) weighed by them (weighParts), cut to
-// as many codes as the reading names.
+// weighed is the reading to report: without glyphs or an index, its own
+// first labels and probabilities; with them, the network's whole reading
+// (all, in the order of labels, the classifier's) weighed by them
+// (weighParts), cut to as many codes as the reading names.
 func (rd reading) weighed(labels []string) ([]string, []float64) {
-	if rd.glyphs == nil || len(rd.labels) == 0 {
+	if (rd.glyphs == nil && rd.index == nil) || len(rd.labels) == 0 {
 		return rd.labels, rd.probs
 	}
 	codes, probs := rd.labels, rd.probs
 	if len(rd.all) == len(labels) {
 		codes, probs = labels, rd.all
 	}
-	codes, probs = weighParts(codes, probs, rd.glyphs)
+	codes, probs = weighParts(codes, probs, rd)
 	n := min(len(rd.labels), len(codes))
 	return codes[:n], probs[:n]
 }
 
-// weighParts weighs a reading (codes and their probabilities) by the
-// glyphs its halves show (weigh) and returns the codes sorted by the
-// weighed probabilities, the input untouched.
-func weighParts(codes []string, probs []float64, glyphs []float64) ([]string, []float64) {
-	w := weigh(codes, probs, glyphs)
+// weighParts weighs a reading (codes and their probabilities) by what its
+// halves show (weighHalves) and returns the codes sorted by the weighed
+// probabilities, the input untouched.
+func weighParts(codes []string, probs []float64, rd reading) ([]string, []float64) {
+	w := weighHalves(codes, probs, rd)
 	idx := make([]int, len(w))
 	for c := range idx {
 		idx[c] = c
@@ -169,31 +185,67 @@ func weighParts(codes []string, probs []float64, glyphs []float64) ([]string, []
 	return outCodes, outProbs
 }
 
+// weighHalves gives probs (of codes) weighed by the part reader's glyphs
+// (weigh) and then by the index reader's index (weighIndex).
+func weighHalves(codes []string, probs []float64, rd reading) []float64 {
+	return weighIndex(codes, weigh(codes, probs, rd.glyphs), rd.index)
+}
+
 // weigh gives probs (of codes) weighed by glyphs: within the kind of the
 // likeliest code (partFamily), each code's probability is multiplied by
 // partShare and the kind keeps its total. A reading of another kind, or
 // one whose halves show none of its kind's glyphs, comes back as it was
 // (a copy either way).
 func weigh(codes []string, probs []float64, glyphs []float64) []float64 {
-	w := slices.Clone(probs)
 	if len(codes) == 0 || len(codes) != len(probs) || len(glyphs) != len(partGlyphs) {
-		return w
+		return slices.Clone(probs)
 	}
+	fam := partFamily(codes[likeliest(probs)])
+	if fam == 0 {
+		return slices.Clone(probs)
+	}
+	return within(codes, probs, func(code string) bool { return partFamily(code) == fam },
+		func(code string) float64 { return partShare(code, glyphs) })
+}
+
+// weighIndex gives probs (of codes) weighed by a tile's index (readIndex):
+// within the suit of the likeliest code, if it is a suit tile and its
+// halves show an index at least indexSure surely, each code's probability
+// is multiplied by indexFactor and the suit keeps its total. Any other
+// reading comes back as it was (a copy either way).
+func weighIndex(codes []string, probs []float64, index []float64) []float64 {
+	if len(codes) == 0 || len(codes) != len(probs) || len(index) != len(indexLabels) || index[0] < indexSure {
+		return slices.Clone(probs)
+	}
+	first := codes[likeliest(probs)]
+	if !indexSuit(first) {
+		return slices.Clone(probs)
+	}
+	return within(codes, probs, func(code string) bool { return indexSuit(code) && code[1] == first[1] },
+		func(code string) float64 { return indexFactor(code, index) })
+}
+
+// likeliest is the index of the largest of probs (the first of equals).
+func likeliest(probs []float64) int {
 	first := 0
-	for c := range w {
-		if w[c] > w[first] {
+	for c := range probs {
+		if probs[c] > probs[first] {
 			first = c
 		}
 	}
-	fam := partFamily(codes[first])
-	if fam == 0 {
-		return w
-	}
+	return first
+}
+
+// within multiplies the probabilities of the codes of one kind (in) by
+// factor, the kind keeping its total; a copy of probs comes back, as it
+// was where the factors leave the kind nothing.
+func within(codes []string, probs []float64, in func(string) bool, factor func(string) float64) []float64 {
+	w := slices.Clone(probs)
 	before, after := 0.0, 0.0
 	for c, code := range codes {
-		if partFamily(code) == fam {
+		if in(code) {
 			before += w[c]
-			w[c] *= partShare(code, glyphs)
+			w[c] *= factor(code)
 			after += w[c]
 		}
 	}
@@ -201,7 +253,7 @@ func weigh(codes []string, probs []float64, glyphs []float64) []float64 {
 		return slices.Clone(probs)
 	}
 	for c, code := range codes {
-		if partFamily(code) == fam {
+		if in(code) {
 			w[c] *= before / after
 		}
 	}

@@ -111,7 +111,7 @@ func TestPartReaderOnAnUnseenSet(t *testing.T) {
 		withGlyphs := readParts(&w.parts, &rec.parts, img, boxes, reads)
 		var halves [][]float64
 		for _, b := range boxes {
-			halves = append(halves, readHalves(t, &w.parts, &rec.parts, img, b))
+			halves = append(halves, glyphsOf(t, &w.parts, &rec.parts, img, b))
 		}
 		rec.pool <- w
 		img.Close()
@@ -162,9 +162,9 @@ func TestPartReaderOnAnUnseenSet(t *testing.T) {
 	}
 }
 
-// readHalves is the part reader's glyphs of one box (readGlyphs), nil
+// glyphsOf is the part reader's glyphs of one box (readGlyphs), nil
 // when its halves cannot be cut.
-func readHalves(t *testing.T, net *gocv.Net, m *models.Manifest, img gocv.Mat, b box) []float64 {
+func glyphsOf(t *testing.T, net *gocv.Net, m *models.Manifest, img gocv.Mat, b box) []float64 {
 	t.Helper()
 	top, bottom, ok := cutHalves(img, b, m)
 	if !ok {

@@ -36,6 +36,8 @@ type Recognizer struct {
 	broad models.Manifest
 	// parts reads the characters on a tile's halves (readParts).
 	parts models.Manifest
+	// index reads the index printed on a suit tile (readIndex).
+	index models.Manifest
 	// ownSet: this recogniser reads a player's taught set (a bank), or
 	// teaches one, and finds its tiles with the broad detector.
 	ownSet bool
@@ -51,15 +53,15 @@ type Recognizer struct {
 }
 
 type worker struct {
-	det, cls, broad, parts gocv.Net
+	det, cls, broad, parts, index gocv.Net
 }
 
 // workerNets names a worker's networks in the order of nets, for errors.
-var workerNets = []string{"the tile detector", "the tile classifier", "the broad tile detector", "the part reader"}
+var workerNets = []string{"the tile detector", "the tile classifier", "the broad tile detector", "the part reader", "the index reader"}
 
 // nets is the worker's networks: detector, classifier, broad detector,
-// part reader.
-func (w *worker) nets() []*gocv.Net { return []*gocv.Net{&w.det, &w.cls, &w.broad, &w.parts} }
+// part reader, index reader.
+func (w *worker) nets() []*gocv.Net { return []*gocv.Net{&w.det, &w.cls, &w.broad, &w.parts, &w.index} }
 
 // loadWorker reads one copy of each network from its ONNX bytes, given in
 // the order of nets, and closes those it read when one fails.
@@ -101,16 +103,20 @@ func New(cfg Config) (*Recognizer, error) {
 	if err != nil {
 		return nil, err
 	}
+	index, indexBytes, err := models.Load("index_reader")
+	if err != nil {
+		return nil, err
+	}
 	square := func(m models.Manifest) bool { return m.Output.Stride > 0 && m.Input.Width == m.Input.Height }
-	if !square(det) || !square(broad) || len(cls.Labels) == 0 || !slices.Equal(parts.Labels, partGlyphs) {
-		return nil, errors.New("model manifests: the detectors need a square input and a stride, the classifier labels, the part reader the glyphs of partGlyphs")
+	if !square(det) || !square(broad) || len(cls.Labels) == 0 || !slices.Equal(parts.Labels, partGlyphs) || !slices.Equal(index.Labels, indexLabels) {
+		return nil, errors.New("model manifests: the detectors need a square input and a stride, the classifier labels, the part reader the glyphs of partGlyphs, the index reader the labels of indexLabels")
 	}
 	tiles, err := labelTiles(cls.Labels, cfg.Bank)
 	if err != nil {
 		return nil, err
 	}
-	r := &Recognizer{det: det, cls: cls, broad: broad, parts: parts, pool: make(chan *worker, n), bank: cfg.Bank, tiles: tiles}
-	onnx := [][]byte{detBytes, clsBytes, broadBytes, partsBytes}
+	r := &Recognizer{det: det, cls: cls, broad: broad, parts: parts, index: index, pool: make(chan *worker, n), bank: cfg.Bank, tiles: tiles}
+	onnx := [][]byte{detBytes, clsBytes, broadBytes, partsBytes, indexBytes}
 	for i := 0; i < n; i++ {
 		w, err := loadWorker(onnx)
 		if err != nil {
@@ -225,7 +231,7 @@ func (r *Recognizer) features() string { return "tile_classifier@" + r.cls.SHA25
 
 // ModelVersion names the shipped models by the start of their checksums.
 func (r *Recognizer) ModelVersion() string {
-	return "tile_detector@" + r.det.SHA256[:12] + "+" + r.features() + "+broad_detector@" + r.broad.SHA256[:12] + "+part_reader@" + r.parts.SHA256[:12]
+	return "tile_detector@" + r.det.SHA256[:12] + "+" + r.features() + "+broad_detector@" + r.broad.SHA256[:12] + "+part_reader@" + r.parts.SHA256[:12] + "+index_reader@" + r.index.SHA256[:12]
 }
 
 // Recognize reads a photo given as JPEG or PNG bytes. Failures are
@@ -605,7 +611,8 @@ func (r *Recognizer) readBoxes(st *steps, img gocv.Mat) ([]box, []reading, error
 	if r.bank != nil || meanSure(reads) >= unsureBoxes {
 		boxes, reads = evenSizes(&w.cls, &r.cls, img, boxes, reads)
 	}
-	return boxes, readParts(&w.parts, &r.parts, img, boxes, reads), nil
+	reads = readParts(&w.parts, &r.parts, img, boxes, reads)
+	return boxes, readIndex(&w.index, &r.index, img, boxes, reads), nil
 }
 
 // A box the detector is unsure of (centre score below weakBox; the

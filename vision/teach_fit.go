@@ -454,10 +454,11 @@ func (h *Head) review(reads []reading, labels []string) ([]reading, []bool) {
 		if len(h.Trust) == len(h.Codes) { // Fit leaves Trust empty where it trusts every code
 			sum = h.abstain(q, score)
 		}
-		// The part reader's glyphs weigh the head's reading within its
-		// kind (each kind keeps its total, so sum stands), and the
-		// reading reported is this one (out has no glyphs).
-		score = weigh(h.Codes, score, rd.glyphs)
+		// The part reader's glyphs and the index reader's index weigh
+		// the head's reading within its kind (each kind keeps its total,
+		// so sum stands), and the reading reported is this one (out has
+		// neither).
+		score = weighHalves(h.Codes, score, rd)
 		if sum <= 0 {
 			continue
 		}

@@ -44,6 +44,10 @@ for run in a b; do
 		"$W/$run/parts.npz" > "$W/$run/more/part_halves.sha256"
 	$PY parts.py train --epochs 1 --threads 2 "$W/$run/parts.pt" "$W/$run/parts.npz" > /dev/null
 	$PY parts.py export "$W/$run/parts.pt" "$W/$run/more/part_reader.onnx" > /dev/null 2>&1
+	# the index reader the same way
+	$PY index_reader.py draw 300 9 "$W/$run/index.npz" > /dev/null
+	$PY index_reader.py train --epochs 1 --threads 2 "$W/$run/index.pt" "$W/$run/index.npz" > /dev/null
+	$PY index_reader.py export "$W/$run/index.pt" "$W/$run/more/index_reader.onnx" > /dev/null 2>&1
 done
 # A state saved by a stage that began from an exported network (its
 # BatchNorms folded) is told from one that trained its BatchNorms, so that
@@ -78,7 +82,7 @@ else
 	echo "synth_replay.py: a sealed replay differs from synth.py's scenes" >&2
 	status=1
 fi
-for m in tile_detector.onnx tile_classifier.onnx more/tile_detector.onnx more/tile_classifier.onnx wide/broad_classifier.onnx onnx/tile_classifier.onnx more/synthetic_scenes.sha256 more/proc_scenes.sha256 more/part_halves.sha256 more/part_reader.onnx; do
+for m in tile_detector.onnx tile_classifier.onnx more/tile_detector.onnx more/tile_classifier.onnx wide/broad_classifier.onnx onnx/tile_classifier.onnx more/synthetic_scenes.sha256 more/proc_scenes.sha256 more/part_halves.sha256 more/part_reader.onnx more/index_reader.onnx; do
 	a=$(sha256sum < "$W/a/$m" | cut -c1-64)
 	b=$(sha256sum < "$W/b/$m" | cut -c1-64)
 	if [ "$a" = "$b" ]; then

@@ -147,7 +147,7 @@ def draw(n, seed, path):
     np.savez_compressed(path, x=np.array(xs, np.uint8), y=np.array(ys, np.int64))
 
 
-def net():
+def net(n_classes=len(CLASSES)):
     import torch.nn as nn
 
     def block(i, o):
@@ -155,7 +155,7 @@ def net():
     return nn.Sequential(*block(1, 16), nn.MaxPool2d(2),
                          *block(16, 32), nn.MaxPool2d(2),
                          *block(32, 64), *block(64, 64), nn.MaxPool2d(2),
-                         *block(64, 128), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(128, len(CLASSES)))
+                         *block(64, 128), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(128, n_classes))
 
 
 def prep(x):
@@ -166,7 +166,10 @@ def prep(x):
     return torch.nn.functional.instance_norm(x, eps=EPS)
 
 
-def train(out, paths, epochs, threads):
+def train(out, paths, epochs, threads, n_classes=len(CLASSES), turn_halves=True, script="models/train/parts.py",
+          recipe="models/train/train.sh (the part reader)"):
+    """Train the reader (or, with n_classes and turn_halves=False, the
+    index reader of index_reader.py, whose halves keep their way up)."""
     import time
 
     import torch
@@ -177,7 +180,7 @@ def train(out, paths, epochs, threads):
     ys = np.concatenate([np.load(p)["y"] for p in paths])
     X, Y = prep(xs), torch.tensor(ys)
     # random 180-degree turns: the reader does not know which way up a half is
-    m = net()
+    m = net(n_classes)
     opt = torch.optim.AdamW(m.parameters(), lr=2e-3, weight_decay=1e-4)
     steps = epochs * (len(X) // 128)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 2e-3, total_steps=steps)
@@ -191,7 +194,8 @@ def train(out, paths, epochs, threads):
             idx = perm[i:i + 128]
             xb = X[idx]
             turn = torch.rand(len(xb), generator=g) < 0.5
-            xb[turn] = torch.flip(xb[turn], dims=(2, 3))
+            if turn_halves:
+                xb[turn] = torch.flip(xb[turn], dims=(2, 3))
             lo = m(xb)
             loss = Fn.cross_entropy(lo, Y[idx], label_smoothing=0.05)
             opt.zero_grad()
@@ -205,15 +209,16 @@ def train(out, paths, epochs, threads):
     torch.save(m.state_dict(), out)
     import json
     with open(os.path.splitext(out)[0] + ".json", "w") as f:
-        json.dump({"script": "models/train/parts.py", "recipe": "models/train/train.sh (the part reader)",
+        json.dump({"script": script, "recipe": recipe,
                    "data": [os.path.basename(p) for p in paths], "halves": len(X), "epochs": epochs, "threads": threads,
                    "seconds": round(time.time() - t0), "crops_per_second": round(len(X) * epochs / (time.time() - t0)),
                    "last_epoch_train_accuracy": round(right / seen, 4)}, f, indent=2)
 
 
-def export(state, out_onnx, training=None):
+def export(state, out_onnx, training=None, n_classes=len(CLASSES), manifest=None):
     """The reader as the recogniser runs it: BGR pixels times 1/255 in, the
-    grey and the crop's own standardisation inside the graph."""
+    grey and the crop's own standardisation inside the graph; its manifest
+    written by manifest (write_manifest, the part reader's, by default)."""
     import torch
     import torch.nn as nn
 
@@ -227,12 +232,12 @@ def export(state, out_onnx, training=None):
 
         def forward(self, x):
             return self.body(self.norm(self.grey(x)))
-    body = net()
+    body = net(n_classes)
     body.load_state_dict(torch.load(state))
     m = Reader(body).eval()
     torch.onnx.export(m, torch.zeros(1, 3, PH, PW), out_onnx, input_names=["input"], output_names=["logits"],
                       opset_version=11, dynamic_axes={"input": {0: "n"}, "logits": {0: "n"}})
-    write_manifest(out_onnx, training or {})
+    (manifest or write_manifest)(out_onnx, training or {})
 
 
 def write_manifest(onnx_path, training):
