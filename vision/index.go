@@ -41,23 +41,10 @@ func indexSuit(code string) bool {
 // itself is not changed, as with the part reader's glyphs: only the
 // reading reported is weighed (weighed, Head.review).
 func readIndex(net *gocv.Net, m *models.Manifest, img gocv.Mat, boxes []box, reads []reading) []reading {
-	var at []int
-	var halves []gocv.Mat
-	defer func() { closeAll(halves) }()
-	for i, rd := range reads {
-		if len(rd.labels) == 0 || !indexSuit(rd.labels[0]) {
-			continue
-		}
-		top, bottom, ok := cutHalves(img, boxes[i], m)
-		if !ok {
-			continue
-		}
-		turned := gocv.NewMat()
-		gocv.Rotate(bottom, &turned, gocv.Rotate180Clockwise)
-		bottom.Close()
-		at = append(at, i)
-		halves = append(halves, top, turned)
-	}
+	at, halves := halvesOf(img, boxes, reads, m, true, func(rd reading) bool {
+		return len(rd.labels) > 0 && indexSuit(rd.labels[0])
+	})
+	defer closeAll(halves)
 	probs := readHalves(net, m, halves)
 	if probs == nil {
 		return reads

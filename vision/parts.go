@@ -80,20 +80,10 @@ func partShare(code string, s []float64) float64 {
 // or a taught set's head's (Head.review). A reading whose halves cannot be
 // cut or read keeps no glyphs.
 func readParts(net *gocv.Net, m *models.Manifest, img gocv.Mat, boxes []box, reads []reading) []reading {
-	var at []int
-	var halves []gocv.Mat
-	defer func() { closeAll(halves) }()
-	for i, rd := range reads {
-		if !slices.ContainsFunc(rd.labels, func(l string) bool { return partFamily(l) != 0 }) {
-			continue
-		}
-		top, bottom, ok := cutHalves(img, boxes[i], m)
-		if !ok {
-			continue
-		}
-		at = append(at, i)
-		halves = append(halves, top, bottom)
-	}
+	at, halves := halvesOf(img, boxes, reads, m, false, func(rd reading) bool {
+		return slices.ContainsFunc(rd.labels, func(l string) bool { return partFamily(l) != 0 })
+	})
+	defer closeAll(halves)
 	glyphs := readGlyphs(net, m, halves)
 	if glyphs == nil {
 		return reads
@@ -103,6 +93,33 @@ func readParts(net *gocv.Net, m *models.Manifest, img gocv.Mat, boxes []box, rea
 		reads[i].glyphs = glyphs[j]
 	}
 	return reads
+}
+
+// halvesOf cuts the halves of every tile whose reading want accepts
+// (cutHalves; with turnBottom, each bottom half turned half round) and
+// gives the indices of those tiles and their halves, two a tile, for the
+// caller to close. A tile whose halves cannot be cut is left out.
+func halvesOf(img gocv.Mat, boxes []box, reads []reading, m *models.Manifest, turnBottom bool, want func(reading) bool) ([]int, []gocv.Mat) {
+	var at []int
+	var halves []gocv.Mat
+	for i, rd := range reads {
+		if !want(rd) {
+			continue
+		}
+		top, bottom, ok := cutHalves(img, boxes[i], m)
+		if !ok {
+			continue
+		}
+		if turnBottom {
+			turned := gocv.NewMat()
+			gocv.Rotate(bottom, &turned, gocv.Rotate180Clockwise)
+			bottom.Close()
+			bottom = turned
+		}
+		at = append(at, i)
+		halves = append(halves, top, bottom)
+	}
+	return at, halves
 }
 
 // readGlyphs runs the part reader on halves (each tile's top half, then

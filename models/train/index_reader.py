@@ -29,7 +29,6 @@ turn, 18-110 px, blur, JPEG, a loose box).
     /usr/bin/python3 index_reader.py export OUT.pt ../index_reader.onnx   # and its manifest
 """
 import os
-import sys
 
 import cv2
 import numpy as np
@@ -124,15 +123,6 @@ def tile(rng):
     return plain_front(code, rng), NONE
 
 
-def cut(img, box):
-    """A tile's halves as the recogniser cuts them for this reader: the top
-    half as it is, the bottom half turned half round (vision/index.go)."""
-    hv = parts.halves(img, box)
-    if hv is None:
-        return None
-    return [hv[0], cv2.rotate(hv[1], cv2.ROTATE_180)]
-
-
 def draw(n, seed, path):
     check_fonts()
     P.check_fonts()
@@ -154,71 +144,23 @@ def draw(n, seed, path):
 
 def write_manifest(onnx_path, training):
     """The manifest beside the exported reader (models.Manifest)."""
-    import hashlib
-    import json
-    with open(onnx_path, "rb") as f:
-        sha = hashlib.sha256(f.read()).hexdigest()
-    m = {
-        "name": "index_reader",
-        "file": os.path.basename(onnx_path),
-        "sha256": sha,
-        "task": "read the Arabic index (1-9) printed along the top of a suit tile, or none",
-        "input": {"name": "input", "shape": [1, 3, parts.PH, parts.PW], "width": parts.PW, "height": parts.PH,
-                  "channel_order": "BGR"},
-        "preprocess": {
-            "scale": 1 / 255, "mean": [0, 0, 0], "resize": "area", "margin": 0, "turn_aspect": 1.15,
-            "meaning": "the tile's box, turned a quarter clockwise when wider than turn_aspect times its height, "
-                       "is cut into its top and bottom half; the bottom half is turned half round; each half is resized "
-                       "to the input; the blob is pixel * scale, BGR; the graph makes it grey and standardises each half itself",
-        },
-        "output": {"name": "logits", "shape": [1, len(CLASSES)], "activation": "softmax over the labels"},
-        "labels": CLASSES,
-        "opencv_tested": cv2.__version__,
-        "onnx_opset": 11,
-        "training": training,
-        "licence_of_training_data": "drawn faces only, no photos: this project's code (synth_proc.py, synth_faces.py) with "
-                                    "the DejaVu fonts (Bitstream Vera licence) and the CJK fonts Debian packages (SIL OFL 1.1 "
-                                    "and their own free licences, models/train/SYNTH.md; AR PL UKai kept out), and the tiles "
-                                    "of ten KMahjongg, gnome-mahjongg and xmahjongg tile sets (GPL v2 or later)",
-        "attribution": "Tile art: KMahjongg tile sets default (Raquel Ravanini), classic (Robert Buchholz), jade (it-s); "
-                       "gnome-mahjongg themes smooth and postmodern (GNOME Mahjongg authors); xmahjongg sheets dorothys, "
-                       "dorwhite (Dorothy Robinson) and real (Mark Sanctuary); fonts as in models/train/SYNTH.md",
-    }
-    with open(os.path.splitext(onnx_path)[0] + ".json", "w") as f:
-        json.dump(m, f, indent=2, ensure_ascii=False)
-        f.write("\n")
+    parts.write_reader_manifest(
+        onnx_path, training, name="index_reader", labels=CLASSES,
+        task="read the Arabic index (1-9) printed along the top of a suit tile, or none",
+        meaning="the tile's box, turned a quarter clockwise when wider than turn_aspect times its height, "
+                "is cut into its top and bottom half; the bottom half is turned half round; each half is resized "
+                "to the input; the blob is pixel * scale, BGR; the graph makes it grey and standardises each half itself",
+        licence="drawn faces only, no photos: this project's code (synth_proc.py, synth_faces.py) with "
+                "the DejaVu fonts (Bitstream Vera licence) and the CJK fonts Debian packages (SIL OFL 1.1 "
+                "and their own free licences, models/train/SYNTH.md; AR PL UKai kept out), and the tiles "
+                "of ten KMahjongg, gnome-mahjongg and xmahjongg tile sets (GPL v2 or later)")
 
 
 def main():
-    import argparse
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = p.add_subparsers(dest="cmd", required=True)
-    d = sub.add_parser("draw", help="draw N tiles' halves (seeded) into an .npz")
-    d.add_argument("n", type=int)
-    d.add_argument("seed", type=int)
-    d.add_argument("out")
-    t = sub.add_parser("train", help="train the reader on drawn halves")
-    t.add_argument("--epochs", type=int, default=8)
-    t.add_argument("--threads", type=int, default=1, help="torch threads (the same count gives the same bytes)")
-    t.add_argument("out", help="the state dict to write (.pt); its log beside it (.json)")
-    t.add_argument("data", nargs="+")
-    e = sub.add_parser("export", help="write the ONNX reader and its manifest")
-    e.add_argument("state")
-    e.add_argument("out")
-    a = p.parse_args()
-    if a.cmd == "draw":
-        draw(a.n, a.seed, a.out)
-    elif a.cmd == "train":
-        parts.train(a.out, a.data, a.epochs, a.threads, n_classes=len(CLASSES), turn_halves=False,
-                    script="models/train/index_reader.py", recipe="models/train/train.sh (the index reader)")
-    else:
-        import json
-        log = os.path.splitext(a.state)[0] + ".json"
-        training = {}
-        if os.path.exists(log):
-            with open(log) as f:
-                training = json.load(f)
-        parts.export(a.state, a.out, training, n_classes=len(CLASSES), manifest=write_manifest)
+    parts.cli(__doc__, draw,
+              dict(n_classes=len(CLASSES), turn_halves=False, script="models/train/index_reader.py",
+                   recipe="models/train/train.sh (the index reader)"),
+              dict(n_classes=len(CLASSES), manifest=write_manifest))
 
 
 if __name__ == "__main__":

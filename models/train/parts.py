@@ -242,30 +242,36 @@ def export(state, out_onnx, training=None, n_classes=len(CLASSES), manifest=None
 
 def write_manifest(onnx_path, training):
     """The manifest beside the exported reader (models.Manifest)."""
+    write_reader_manifest(
+        onnx_path, training, name="part_reader", labels=CLASSES,
+        task="read the characters on one half of a tile: a numeral (character tiles), a wind, 王 or 后 (kings and queens)",
+        meaning="the tile's box, turned a quarter clockwise when wider than turn_aspect times its height, "
+                "is cut into its top and bottom half; each half is resized to the input; the blob is pixel * scale, BGR; "
+                "the graph makes it grey and standardises each half itself",
+        licence="drawn faces only, no photos: this project's code (synth_proc.py, synth_faces.py) with the CJK fonts "
+                "Debian packages (SIL OFL 1.1 and their own free licences, models/train/SYNTH.md; AR PL UKai kept out), "
+                "and the character tiles of ten KMahjongg, gnome-mahjongg and xmahjongg tile sets (GPL v2 or later)")
+
+
+def write_reader_manifest(onnx_path, training, name, labels, task, meaning, licence):
+    """The manifest of a reader of halves (this one, index_reader.py's)."""
     import hashlib
     import json
     with open(onnx_path, "rb") as f:
         sha = hashlib.sha256(f.read()).hexdigest()
     m = {
-        "name": "part_reader",
+        "name": name,
         "file": os.path.basename(onnx_path),
         "sha256": sha,
-        "task": "read the characters on one half of a tile: a numeral (character tiles), a wind, 王 or 后 (kings and queens)",
+        "task": task,
         "input": {"name": "input", "shape": [1, 3, PH, PW], "width": PW, "height": PH, "channel_order": "BGR"},
-        "preprocess": {
-            "scale": 1 / 255, "mean": [0, 0, 0], "resize": "area", "margin": 0, "turn_aspect": 1.15,
-            "meaning": "the tile's box, turned a quarter clockwise when wider than turn_aspect times its height, "
-                       "is cut into its top and bottom half; each half is resized to the input; the blob is pixel * scale, BGR; "
-                       "the graph makes it grey and standardises each half itself",
-        },
-        "output": {"name": "logits", "shape": [1, len(CLASSES)], "activation": "softmax over the labels"},
-        "labels": CLASSES,
+        "preprocess": {"scale": 1 / 255, "mean": [0, 0, 0], "resize": "area", "margin": 0, "turn_aspect": 1.15, "meaning": meaning},
+        "output": {"name": "logits", "shape": [1, len(labels)], "activation": "softmax over the labels"},
+        "labels": labels,
         "opencv_tested": cv2.__version__,
         "onnx_opset": 11,
         "training": training,
-        "licence_of_training_data": "drawn faces only, no photos: this project's code (synth_proc.py, synth_faces.py) with the CJK fonts "
-                                    "Debian packages (SIL OFL 1.1 and their own free licences, models/train/SYNTH.md; AR PL UKai kept out), "
-                                    "and the character tiles of ten KMahjongg, gnome-mahjongg and xmahjongg tile sets (GPL v2 or later)",
+        "licence_of_training_data": licence,
         "attribution": "Tile art: KMahjongg tile sets default (Raquel Ravanini), classic (Robert Buchholz), jade (it-s); gnome-mahjongg "
                        "themes smooth and postmodern (GNOME Mahjongg authors); xmahjongg sheets dorothys, dorwhite (Dorothy Robinson) and "
                        "real (Mark Sanctuary); fonts as in models/train/SYNTH.md",
@@ -275,9 +281,12 @@ def write_manifest(onnx_path, training):
         f.write("\n")
 
 
-def main():
+def cli(doc, draw_fn, train_kw=None, export_kw=None):
+    """The command line of a reader of halves (this one, index_reader.py's):
+    draw, train and export, with the reader's own drawing and the
+    arguments of train and export that set it apart."""
     import argparse
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
     d = sub.add_parser("draw", help="draw N tiles' halves (seeded) into an .npz")
     d.add_argument("n", type=int)
@@ -293,9 +302,9 @@ def main():
     e.add_argument("out")
     a = p.parse_args()
     if a.cmd == "draw":
-        draw(a.n, a.seed, a.out)
+        draw_fn(a.n, a.seed, a.out)
     elif a.cmd == "train":
-        train(a.out, a.data, a.epochs, a.threads)
+        train(a.out, a.data, a.epochs, a.threads, **(train_kw or {}))
     else:
         import json
         log = os.path.splitext(a.state)[0] + ".json"
@@ -303,7 +312,11 @@ def main():
         if os.path.exists(log):
             with open(log) as f:
                 training = json.load(f)
-        export(a.state, a.out, training)
+        export(a.state, a.out, training, **(export_kw or {}))
+
+
+def main():
+    cli(__doc__, draw)
 
 
 if __name__ == "__main__":
