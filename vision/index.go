@@ -61,7 +61,7 @@ func readIndex(net *gocv.Net, m *models.Manifest, img gocv.Mat, boxes []box, rea
 // (the larger of one minus each half's none), then each digit's share of
 // both halves' digits.
 func indexShares(top, bottom []float64) []float64 {
-	out := make([]float64, 10)
+	out := make([]float64, len(indexLabels))
 	out[0] = max(1-top[indexNone], 1-bottom[indexNone])
 	sum := 0.0
 	for d := range indexNone {
