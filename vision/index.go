@@ -24,10 +24,21 @@ const indexNone = 9
 
 // indexSure: a tile's index weighs its reading only where one of its
 // halves shows an index at least this surely (indexShares). Chosen on the
-// validation designs and dev, whose sets print no index: at 0.5 gnome
-// taught lost a tile (0.9539 -> 0.9529), at 0.8 no figure moves
-// (models/README.md, "Reading the index").
-const indexSure = 0.8
+// validation designs and dev, whose sets print no index, as the lowest
+// value that loses nothing there: with either reader, at 0.5 gnome taught
+// lost a tile (0.9539 -> 0.9529); with the second reader at 0.65 no
+// figure moves (models/README.md, "Reading the index" and "A wider look
+// at the index"; the first reader was shipped at 0.8).
+const indexSure = 0.65
+
+// indexUnsure: a photo read with the shipped models alone has the index
+// read only of the suit tiles the network reads under this surely; a sure
+// reading keeps its code whatever the index says, and the reader's time
+// is spent where it can help: about 10 ms of CPU a dev photo, for one
+// tile of traditional-set read alone (0.8688 -> 0.8679; models/README.md,
+// "A wider look at the index"). A taught set's tiles are all read: its
+// head, not the network, reads them.
+const indexUnsure = 0.97
 
 // indexSuit says whether a code is a suit tile, which an index numbers:
 // the 1 to 9 (and the red five, 0) of characters, dots and bamboo.
@@ -36,13 +47,14 @@ func indexSuit(code string) bool {
 }
 
 // readIndex reads the index of every tile the network may read as a suit
-// tile (such a code first), and keeps it in the reading (index: how
-// surely a half shows an index, then the digits' shares). The reading
-// itself is not changed, as with the part reader's glyphs: only the
-// reading reported is weighed (weighed, Head.review).
-func readIndex(net *gocv.Net, m *models.Manifest, img gocv.Mat, boxes []box, reads []reading) []reading {
+// tile (such a code first) — with every false, only of those it reads
+// under indexUnsure — and keeps it in the reading (index: how surely a
+// half shows an index, then the digits' shares). The reading itself is
+// not changed, as with the part reader's glyphs: only the reading
+// reported is weighed (weighed, Head.review).
+func readIndex(net *gocv.Net, m *models.Manifest, img gocv.Mat, boxes []box, reads []reading, every bool) []reading {
 	at, halves := halvesOf(img, boxes, reads, m, true, func(rd reading) bool {
-		return len(rd.labels) > 0 && indexSuit(rd.labels[0])
+		return len(rd.labels) > 0 && indexSuit(rd.labels[0]) && (every || rd.probs[0] < indexUnsure)
 	})
 	defer closeAll(halves)
 	probs := readHalves(net, m, halves)

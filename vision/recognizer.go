@@ -56,8 +56,12 @@ type worker struct {
 	det, cls, broad, parts, index gocv.Net
 }
 
-// workerNets names a worker's networks in the order of nets, for errors.
-var workerNets = []string{"the tile detector", "the tile classifier", "the broad tile detector", "the part reader", "the index reader"}
+// workerNets names a worker's networks in the order of nets, for errors,
+// and workerModels the shipped model of each (models.Load).
+var (
+	workerNets   = []string{"the tile detector", "the tile classifier", "the broad tile detector", "the part reader", "the index reader"}
+	workerModels = []string{"tile_detector", "tile_classifier", "broad_detector", "part_reader", "index_reader"}
+)
 
 // nets is the worker's networks: detector, classifier, broad detector,
 // part reader, index reader.
@@ -87,26 +91,16 @@ func New(cfg Config) (*Recognizer, error) {
 	if n <= 0 {
 		n = runtime.NumCPU()
 	}
-	det, detBytes, err := models.Load("tile_detector")
-	if err != nil {
-		return nil, err
+	manifests := make([]models.Manifest, len(workerModels))
+	onnx := make([][]byte, len(workerModels))
+	for i, name := range workerModels {
+		m, b, err := models.Load(name)
+		if err != nil {
+			return nil, err
+		}
+		manifests[i], onnx[i] = m, b
 	}
-	cls, clsBytes, err := models.Load("tile_classifier")
-	if err != nil {
-		return nil, err
-	}
-	broad, broadBytes, err := models.Load("broad_detector")
-	if err != nil {
-		return nil, err
-	}
-	parts, partsBytes, err := models.Load("part_reader")
-	if err != nil {
-		return nil, err
-	}
-	index, indexBytes, err := models.Load("index_reader")
-	if err != nil {
-		return nil, err
-	}
+	det, cls, broad, parts, index := manifests[0], manifests[1], manifests[2], manifests[3], manifests[4]
 	square := func(m models.Manifest) bool { return m.Output.Stride > 0 && m.Input.Width == m.Input.Height }
 	if !square(det) || !square(broad) || len(cls.Labels) == 0 || !slices.Equal(parts.Labels, partGlyphs) || !slices.Equal(index.Labels, indexLabels) {
 		return nil, errors.New("model manifests: the detectors need a square input and a stride, the classifier labels, the part reader the glyphs of partGlyphs, the index reader the labels of indexLabels")
@@ -116,7 +110,6 @@ func New(cfg Config) (*Recognizer, error) {
 		return nil, err
 	}
 	r := &Recognizer{det: det, cls: cls, broad: broad, parts: parts, index: index, pool: make(chan *worker, n), bank: cfg.Bank, tiles: tiles}
-	onnx := [][]byte{detBytes, clsBytes, broadBytes, partsBytes, indexBytes}
 	for i := 0; i < n; i++ {
 		w, err := loadWorker(onnx)
 		if err != nil {
@@ -612,7 +605,7 @@ func (r *Recognizer) readBoxes(st *steps, img gocv.Mat) ([]box, []reading, error
 		boxes, reads = evenSizes(&w.cls, &r.cls, img, boxes, reads)
 	}
 	reads = readParts(&w.parts, &r.parts, img, boxes, reads)
-	return boxes, readIndex(&w.index, &r.index, img, boxes, reads), nil
+	return boxes, readIndex(&w.index, &r.index, img, boxes, reads, r.bank != nil), nil
 }
 
 // A box the detector is unsure of (centre score below weakBox; the

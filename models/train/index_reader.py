@@ -22,7 +22,9 @@ index, and cannot learn to count the dots or read the numeral instead); honours,
 digits of a training CJK font (AR PL UKai kept out), 9-22% of the face's
 height, in a corner along the top, in red, a dark ink or the art's
 colour, two times in five printed pale. Each face is seen as parts.photo_halves sees it (body, table,
-turn, 18-110 px, blur, JPEG, a loose box).
+turn, 18-110 px, blur, JPEG, a loose box), half of them as a table's photo
+shows a standing or slanted tile (seen: the face squeezed, the tile's top
+above it, turned and blurred more).
 
     /usr/bin/python3 index_reader.py draw N SEED OUT.npz       # N tiles, 2N halves
     /usr/bin/python3 index_reader.py train [--epochs E] [--threads T] OUT.pt DATA.npz ...
@@ -123,6 +125,23 @@ def tile(rng):
     return plain_front(code, rng), NONE
 
 
+def seen(front, rng):
+    """front's two halves as parts.photo_halves cuts them; half the time
+    as a table's photo shows a standing or slanted tile: its face squeezed
+    by the camera's slant, up to 0.45 of its height of the tile's top seen
+    above it (the detector boxes the whole visible tile), turned more,
+    and blurred more (models/README.md, "A wider look at the index")."""
+    if rng.random() < 0.5:
+        return parts.photo_halves(front, rng)
+    h, w = front.shape[:2]
+    front = cv2.resize(front, (w, max(8, int(h * rng.uniform(0.6, 1.0)))), interpolation=cv2.INTER_AREA)
+    hv = parts.photo_halves(front, rng, edge=(0.45, 0.25), turn=7.0, blur=2.0)
+    if hv is not None and rng.random() < 0.3:
+        s = rng.uniform(0.5, 1.4)
+        hv = tuple(cv2.GaussianBlur(v, (0, 0), s) for v in hv)
+    return hv
+
+
 def draw(n, seed, path):
     check_fonts()
     P.check_fonts()
@@ -133,7 +152,7 @@ def draw(n, seed, path):
         upside_down = rng.random() < 0.5
         if upside_down:
             front = cv2.rotate(front, cv2.ROTATE_180)
-        hv = parts.photo_halves(front, rng)
+        hv = seen(front, rng)
         if hv is None:
             continue
         top, bottom = hv[0], cv2.rotate(hv[1], cv2.ROTATE_180)

@@ -76,10 +76,12 @@ def man_front(code, rng):
     return front, (CLASSES.index(NUMS[n - 1]), OTHER)
 
 
-def photo_halves(front, rng):
+def photo_halves(front, rng, edge=(0.12, 0.12), turn=3.0, blur=1.2):
     """The front on a tile body, seen at a random size, blurred and
     compressed, cut into its top half and its bottom half as a loose
-    detector box would."""
+    detector box would. edge: the most of the body seen above and below
+    the front (a standing tile shows its top), in share of the front's
+    height; turn: the spread of its turn in degrees; blur: the most blur."""
     h, w = front.shape[:2]
     body = tuple(int(v) for v in rng.integers(0, 256, 3))
     bg = tuple(int(v) for v in rng.integers(0, 256, 3))
@@ -87,15 +89,16 @@ def photo_halves(front, rng):
     a = front[:, :, 3:4].astype(np.float32) / 255
     img = (rgb * a + np.array(body, np.float32) * (1 - a)).astype(np.uint8)
     # body edges (tile thickness) and table around, in share of the front
-    l, r, t, b = (rng.uniform(0, 0.12) for _ in range(4))
-    pad = 0.15
+    l, r = rng.uniform(0, 0.12), rng.uniform(0, 0.12)
+    t, b = rng.uniform(0, edge[0]), rng.uniform(0, edge[1])
+    pad = max(0.15, edge[0] + 0.03, edge[1] + 0.03)
     big = cv2.copyMakeBorder(img, int(h * pad), int(h * pad), int(w * pad), int(w * pad), cv2.BORDER_CONSTANT, value=bg)
     oy, ox = int(h * pad), int(w * pad)
     cv2.rectangle(big, (int(ox - w * l), int(oy - h * t)), (int(ox + w * (1 + r)), int(oy + h * (1 + b))), body, -1)
     big[oy:oy + h, ox:ox + w] = img
     # a slight turn and shear
     H, W = big.shape[:2]
-    M = cv2.getRotationMatrix2D((W / 2, H / 2), rng.normal(0, 3), 1.0)
+    M = cv2.getRotationMatrix2D((W / 2, H / 2), rng.normal(0, turn), 1.0)
     M[0, 1] += rng.normal(0, 0.04)
     big = cv2.warpAffine(big, M, (W, H), borderMode=cv2.BORDER_REPLICATE)
     # the photo's size: the front's width in px
@@ -103,7 +106,7 @@ def photo_halves(front, rng):
     k = tw / w
     small = cv2.resize(big, (max(8, int(W * k)), max(8, int(H * k))), interpolation=cv2.INTER_AREA)
     if rng.random() < 0.4:
-        small = cv2.GaussianBlur(small, (0, 0), rng.uniform(0.3, 1.2))
+        small = cv2.GaussianBlur(small, (0, 0), rng.uniform(0.3, blur))
     if rng.random() < 0.7:
         ok, enc = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 95))])
         small = cv2.imdecode(enc, cv2.IMREAD_COLOR)

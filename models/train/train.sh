@@ -155,8 +155,10 @@ $PY parts.py train --epochs 10 --threads 2 "$W/parts.pt" "$W"/parts_2[1-6].npz
 $PY parts.py export "$W/parts.pt" ../part_reader.onnx
 # The index reader (index_reader.py, vision/index.go): the Arabic index on
 # one half of a suit tile, or none, from 100,000 drawn tiles, three in five
-# suit tiles given an index in DejaVu or a training font's digits
-# (models/README.md, "Reading the index"); two threads.
-for s in 41 42 43 44 45; do $PY index_reader.py draw 20000 $s "$W/index_$s.npz"; done
-$PY index_reader.py train --epochs 6 --threads 2 "$W/index.pt" "$W"/index_4[1-5].npz
+# suit tiles given an index in DejaVu or a training font's digits, half
+# the tiles seen standing or slanted as a table's photo shows them
+# (models/README.md, "Reading the index" and "A wider look at the index");
+# two threads.
+for s in 51 52 53 54 55; do $PY index_reader.py draw 20000 $s "$W/index_$s.npz"; done
+$PY index_reader.py train --epochs 6 --threads 2 "$W/index.pt" "$W"/index_5[1-5].npz
 $PY index_reader.py export "$W/index.pt" ../index_reader.onnx
