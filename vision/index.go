@@ -31,6 +31,15 @@ const indexNone = 9
 // at the index"; the first reader was shipped at 0.8).
 const indexSure = 0.65
 
+// indexLift: before a sure index weighs a suit, each of the suit's codes
+// is lifted by this share of the suit's total, so that an index can raise
+// a code the reading gave next to nothing (a taught head sure of 8m where
+// the index says 2). Chosen on the validation designs and dev as the
+// largest value tried that loses nothing there: at 0.03 gnome taught lost
+// a tile and dev a tile, at 0.1 more (models/README.md, "A wider look at
+// the index").
+const indexLift = 0.01
+
 // indexUnsure: a photo read with the shipped models alone has the index
 // read only of the suit tiles the network reads under this surely; a sure
 // reading keeps its code whatever the index says, and the reader's time

@@ -36,7 +36,9 @@ func TestIndexShares(t *testing.T) {
 }
 
 // TestWeighIndex: an index moves a suit tile's reading within its suit
-// only, and the suit keeps its probability; halves that show no index (or
+// only (each code lifted by indexLift first, so that a sure index can
+// lift a code the reading gave nothing), and the suit keeps its
+// probability; halves that show no index (or
 // one less surely than indexSure), a reading of another kind and a
 // reading without an index are not moved.
 func TestWeighIndex(t *testing.T) {
@@ -49,8 +51,9 @@ func TestWeighIndex(t *testing.T) {
 		t.Fatalf("codes %v: want 3m first (its index reads 3)", codes)
 	}
 	f := func(n int) float64 { return 0.1/9 + 0.9*three[n] }
-	w := map[string]float64{"2m": 0.5 * f(2), "3m": 0.2 * f(3), "5m": 0.1 * f(5)}
-	p3 := 0.8 * w["3m"] / (w["2m"] + w["3m"] + w["5m"])
+	lift := indexLift * 0.8 // the characters' total
+	w := map[string]float64{"2m": (0.5 + lift) * f(2), "3m": (0.2 + lift) * f(3), "0m": lift * f(5), "5m": (0.1 + lift) * f(5)}
+	p3 := 0.8 * w["3m"] / (w["2m"] + w["3m"] + w["0m"] + w["5m"])
 	if math.Abs(probs[0]-p3) > 1e-9 {
 		t.Errorf("3m at %v, want %v: the characters' 0.8 kept", probs[0], p3)
 	}
@@ -62,8 +65,15 @@ func TestWeighIndex(t *testing.T) {
 		t.Errorf("the reading weighed was changed in place: %v %v", rd.labels, all)
 	}
 	fiveIndex := indexShares(halfSaying(map[string]float64{"5": 1}), halfSaying(map[string]float64{"none": 1}))
-	if w := weighIndex(labels, all, fiveIndex); w[2] != 0 || w[3] <= w[0] {
-		t.Errorf("an index of 5: %v, want the five over the two (the red five's zero stays zero)", w)
+	if w := weighIndex(labels, all, fiveIndex); w[3] <= w[0] || w[2] >= w[3] {
+		t.Errorf("an index of 5: %v, want the five over the two, and over the red five the reading gave nothing", w)
+	}
+	// A head sure of the wrong code: 8m at 0.99 and 2m at nothing, where
+	// both halves show a 2 surely. The lift lets the index lift the 2.
+	sureWrong := []string{"2m", "8m", "1z"}
+	two := indexShares(halfSaying(map[string]float64{"2": 0.98, "none": 0.02}), halfSaying(map[string]float64{"2": 0.5, "none": 0.5}))
+	if w := weighIndex(sureWrong, []float64{0, 0.99, 0.01}, two); w[0] <= w[1] || math.Abs(w[0]+w[1]-0.99) > 1e-12 || w[2] != 0.01 {
+		t.Errorf("a sure 2 under a reading of 8m at 0.99: %v, want 2m first, the characters keeping 0.99, the honour untouched", w)
 	}
 	blank := indexShares(halfSaying(map[string]float64{"none": 1}), halfSaying(map[string]float64{"none": 1}))
 	if w := weighIndex(labels, all, blank); !near(w, all) {
@@ -191,7 +201,7 @@ func TestIndexReaderOnAnUnseenSet(t *testing.T) {
 // reader reached, a little under (models/README.md, "Reading the index"
 // and "A wider look at the index"): traditional-set an index shown on
 // 0.417 of its suit tiles, its digit right on 0.843 of those, suit tiles
-// read right 0.860 -> 0.873; fluffy an index shown on 0.089, read right
+// read right 0.860 -> 0.875; fluffy an index shown on 0.089, read right
 // 0.929 either way. (The first reader, at indexSure 0.8: 0.247, 0.699,
 // 0.875; 0.077.)
 const (

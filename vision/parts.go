@@ -228,8 +228,9 @@ func weigh(codes []string, probs []float64, glyphs []float64) []float64 {
 // weighIndex gives probs (of codes) weighed by a tile's index (readIndex):
 // within the suit of the likeliest code, if it is a suit tile and its
 // halves show an index at least indexSure surely, each code's probability
-// is multiplied by indexFactor and the suit keeps its total. Any other
-// reading comes back as it was (a copy either way).
+// is lifted by indexLift of the suit's total, multiplied by indexFactor,
+// and the suit keeps its total. Any other reading comes back as it was (a
+// copy either way).
 func weighIndex(codes []string, probs []float64, index []float64) []float64 {
 	if len(codes) == 0 || len(codes) != len(probs) || len(index) != len(indexLabels) || index[0] < indexSure {
 		return slices.Clone(probs)
@@ -238,8 +239,29 @@ func weighIndex(codes []string, probs []float64, index []float64) []float64 {
 	if !indexSuit(first) {
 		return slices.Clone(probs)
 	}
-	return within(codes, probs, func(code string) bool { return indexSuit(code) && code[1] == first[1] },
-		func(code string) float64 { return indexFactor(code, index) })
+	in := func(code string) bool { return indexSuit(code) && code[1] == first[1] }
+	total, n := 0.0, 0
+	for c, code := range codes {
+		if in(code) {
+			total += probs[c]
+			n++
+		}
+	}
+	lifted := slices.Clone(probs)
+	for c, code := range codes {
+		if in(code) {
+			lifted[c] += indexLift * total
+		}
+	}
+	// within keeps the lifted suit's total, (1 + n·indexLift) times the
+	// suit's own
+	w := within(codes, lifted, in, func(code string) float64 { return indexFactor(code, index) })
+	for c, code := range codes {
+		if in(code) {
+			w[c] /= 1 + indexLift*float64(n)
+		}
+	}
+	return w
 }
 
 // likeliest is the index of the largest of probs (the first of equals).
