@@ -1,8 +1,6 @@
 package vision
 
 import (
-	"slices"
-
 	"gocv.io/x/gocv"
 
 	"mjscan/models"
@@ -62,19 +60,9 @@ func indexSuit(code string) bool {
 // not changed, as with the part reader's glyphs: only the reading
 // reported is weighed (weighed, Head.review).
 func readIndex(net *gocv.Net, m *models.Manifest, img gocv.Mat, boxes []box, reads []reading, every bool) []reading {
-	at, halves := halvesOf(img, boxes, reads, m, true, func(rd reading) bool {
+	return readEachHalves(net, m, img, boxes, reads, true, func(rd reading) bool {
 		return len(rd.labels) > 0 && indexSuit(rd.labels[0]) && (every || rd.probs[0] < indexUnsure)
-	})
-	defer closeAll(halves)
-	probs := readHalves(net, m, halves)
-	if probs == nil {
-		return reads
-	}
-	reads = slices.Clone(reads)
-	for j, i := range at {
-		reads[i].index = indexShares(probs[2*j], probs[2*j+1])
-	}
-	return reads
+	}, func(rd *reading, top, bottom []float64) { rd.index = indexShares(top, bottom) })
 }
 
 // indexShares is what a tile's two halves (each indexLabels' probabilities)

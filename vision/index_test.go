@@ -9,13 +9,7 @@ import (
 
 // halfSaying is one half's index reading: weight on the named labels of
 // indexLabels, the rest nowhere.
-func halfSaying(w map[string]float64) []float64 {
-	p := make([]float64, len(indexLabels))
-	for i, l := range indexLabels {
-		p[i] = w[l]
-	}
-	return p
-}
+func halfSaying(w map[string]float64) []float64 { return weights(indexLabels, w) }
 
 // TestIndexShares: how surely a tile shows an index is its surer half's;
 // the digits' shares are both halves' together.

@@ -80,17 +80,26 @@ func partShare(code string, s []float64) float64 {
 // or a taught set's head's (Head.review). A reading whose halves cannot be
 // cut or read keeps no glyphs.
 func readParts(net *gocv.Net, m *models.Manifest, img gocv.Mat, boxes []box, reads []reading) []reading {
-	at, halves := halvesOf(img, boxes, reads, m, false, func(rd reading) bool {
+	return readEachHalves(net, m, img, boxes, reads, false, func(rd reading) bool {
 		return slices.ContainsFunc(rd.labels, func(l string) bool { return partFamily(l) != 0 })
-	})
+	}, func(rd *reading, top, bottom []float64) { rd.glyphs = sumHalves(top, bottom) })
+}
+
+// readEachHalves reads the halves of every tile whose reading want accepts
+// (halvesOf, readHalves) with a reader of halves, and gives reads with
+// keep's note of each such tile's two halves (top, then bottom) in a copy
+// of its reading; reads as they were when nothing could be read.
+func readEachHalves(net *gocv.Net, m *models.Manifest, img gocv.Mat, boxes []box, reads []reading, turnBottom bool,
+	want func(reading) bool, keep func(rd *reading, top, bottom []float64)) []reading {
+	at, halves := halvesOf(img, boxes, reads, m, turnBottom, want)
 	defer closeAll(halves)
-	glyphs := readGlyphs(net, m, halves)
-	if glyphs == nil {
+	probs := readHalves(net, m, halves)
+	if probs == nil || len(probs) != 2*len(at) {
 		return reads
 	}
 	reads = slices.Clone(reads)
 	for j, i := range at {
-		reads[i].glyphs = glyphs[j]
+		keep(&reads[i], probs[2*j], probs[2*j+1])
 	}
 	return reads
 }
@@ -133,13 +142,18 @@ func readGlyphs(net *gocv.Net, m *models.Manifest, halves []gocv.Mat) [][]float6
 	}
 	glyphs := make([][]float64, len(probs)/2)
 	for j := range glyphs {
-		s := probs[2*j]
-		for g, v := range probs[2*j+1] {
-			s[g] += v
-		}
-		glyphs[j] = s
+		glyphs[j] = sumHalves(probs[2*j], probs[2*j+1])
 	}
 	return glyphs
+}
+
+// sumHalves is a tile's glyphs: its two halves' probabilities summed (top
+// is summed into).
+func sumHalves(top, bottom []float64) []float64 {
+	for g, v := range bottom {
+		top[g] += v
+	}
+	return top
 }
 
 // readHalves runs a reader of halves (the part reader, the index reader)

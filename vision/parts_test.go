@@ -14,10 +14,14 @@ import (
 
 // glyphs is a part reading summed over both halves: weight on each named
 // glyph, the rest nowhere.
-func glyphs(w map[string]float64) []float64 {
-	s := make([]float64, len(partGlyphs))
-	for i, g := range partGlyphs {
-		s[i] = w[g]
+func glyphs(w map[string]float64) []float64 { return weights(partGlyphs, w) }
+
+// weights is w's weight on each of labels, in their order (0 where w has
+// none).
+func weights(labels []string, w map[string]float64) []float64 {
+	s := make([]float64, len(labels))
+	for i, l := range labels {
+		s[i] = w[l]
 	}
 	return s
 }
