@@ -453,7 +453,7 @@ func (r *Recognizer) readTiles(st *steps, img gocv.Mat) ([]TileSeen, error) {
 	}
 	if r.bank != nil && r.bank.Head != nil {
 		var keepBox []bool
-		reads, keepBox = r.bank.Head.review(reads, r.cls.Labels)
+		reads, keepBox = r.bank.Head.review(boxes, reads, r.cls.Labels)
 		k := 0
 		boxes, reads = keep(boxes, reads, func(box, reading) bool { k++; return keepBox[k-1] })
 	}

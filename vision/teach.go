@@ -93,6 +93,11 @@ type Head struct {
 	// believed (0 to 1, see exampleTrust); empty where every code is
 	// trusted. A bank saved before it was kept is given it when loaded.
 	Trust []float32 `json:"trust,omitempty"`
+	// SmallW and SmallB are a second fit of W and B on the examples seen
+	// as tiles under tinyTile px are (smallCut), which reads those tiles
+	// instead; empty in banks taught before it was kept.
+	SmallW []float32 `json:"small_w,omitempty"`
+	SmallB []float32 `json:"small_b,omitempty"`
 }
 
 // LabelledPhoto is a photo whose tiles are known: what a player confirmed,

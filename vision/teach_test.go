@@ -96,6 +96,10 @@ func TestTeachFromLabelledPhotos(t *testing.T) {
 	if !have[noTile] {
 		t.Error("the head has no not-a-tile class")
 	}
+	if len(b.Head.SmallW) != len(b.Head.W) || len(b.Head.SmallB) != len(b.Head.B) || slices.Equal(b.Head.SmallW, b.Head.W) {
+		t.Errorf("the head's second fit for tiny tiles has %d weights and %d biases (the first %d and %d), or is the first",
+			len(b.Head.SmallW), len(b.Head.SmallB), len(b.Head.W), len(b.Head.B))
+	}
 	// Each template knows the size of the tile it was cut from (decide
 	// lets only those from tiles of sharpTemplate or more overturn a
 	// reading of their own suit): the labelled box's short side.
@@ -266,7 +270,7 @@ func TestBackOverHead(t *testing.T) {
 		{"a sure 1m", head("-", "0z", "1m", "5z"), read("1m", 0.995), false, ""},
 	}
 	for _, c := range cases {
-		got, keep := c.head.review([]reading{c.rd}, labels)
+		got, keep := c.head.review(nil, []reading{c.rd}, labels)
 		if keep[0] != c.keep {
 			t.Errorf("%s: kept %v, want %v", c.name, keep[0], c.keep)
 			continue
@@ -274,6 +278,50 @@ func TestBackOverHead(t *testing.T) {
 		if c.keep && (got[0].labels[0] != c.first || got[0].probs[0] < minReading) {
 			t.Errorf("%s: read %v %v, want %s above minReading", c.name, got[0].labels, got[0].probs, c.first)
 		}
+	}
+}
+
+// TestTinyTileRead: a tile boxed under tinyTile px is read by the mean of
+// the head's two fits for each tile code, its no tile by the first fit
+// alone; a larger tile, or any tile of a head without a second fit (a bank
+// taught before it was kept), by the first fit alone.
+func TestTinyTileRead(t *testing.T) {
+	// One feature; the first fit reads 1m, the second 2m, and the second
+	// takes the tile for no tile more often than the first.
+	h := &Head{Codes: []string{noTile, "1m", "2m"}, Dim: 1, W: []float32{0, 2, 0}, B: []float32{0, 0, 0},
+		SmallW: []float32{1, 0, 5}, SmallB: []float32{0.5, 0, 0}}
+	feat := []float32{1}
+	first := h.probs(feat, false)
+	second := h.probs(feat, true)
+	if first[1] <= first[2] || second[2] <= second[1] {
+		t.Fatalf("fits %v and %v: want 1m first, then 2m", first, second)
+	}
+	if got := h.read(feat, false); !slices.Equal(got, first) {
+		t.Errorf("a larger tile read %v, want the first fit's %v", got, first)
+	}
+	got := h.read(feat, true)
+	for j := 1; j < 3; j++ {
+		want := (first[j] + second[j]/(1-second[0])*(1-first[0])) / 2
+		if math.Abs(got[j]-want) > 1e-9 {
+			t.Errorf("a tiny tile's %s at %v, want %v", h.Codes[j], got[j], want)
+		}
+	}
+	if got[0] != first[0] || math.Abs(got[0]+got[1]+got[2]-1) > 1e-9 {
+		t.Errorf("a tiny tile read %v: want no tile at the first fit's %v and a sum of 1", got, first[0])
+	}
+	old := &Head{Codes: h.Codes, Dim: 1, W: h.W, B: h.B}
+	if got := old.read(feat, true); !slices.Equal(got, first) {
+		t.Errorf("a head without a second fit read a tiny tile %v, want %v", got, first)
+	}
+	// review picks the fit by the box as the photo is read.
+	labels := []string{"1m", "2m"}
+	rd := func() reading {
+		return reading{labels: []string{"1m"}, probs: []float64{0.5}, all: []float64{0.5, 0.5}, feat: feat}
+	}
+	big, _ := h.review([]box{{x0: 0, y0: 0, x1: 30, y1: 40}}, []reading{rd()}, labels)
+	tiny, _ := h.review([]box{{x0: 0, y0: 0, x1: 12, y1: 16}}, []reading{rd()}, labels)
+	if big[0].labels[0] != "1m" || tiny[0].labels[0] != "2m" {
+		t.Errorf("a 30 px tile read %v, a 12 px one %v: want 1m, then 2m", big[0].labels, tiny[0].labels)
 	}
 }
 
@@ -308,7 +356,7 @@ func TestDoubtfulBlank(t *testing.T) {
 		{"a blank dragon the network doubts", read("5z", 0.5, 0, 0, 0, 1), true},
 	}
 	for _, c := range cases {
-		got, keep := h.review([]reading{c.rd}, labels)
+		got, keep := h.review(nil, []reading{c.rd}, labels)
 		if !keep[0] {
 			t.Fatalf("%s: the head left the box out", c.name)
 		}
@@ -355,7 +403,7 @@ func TestDistrustedCode(t *testing.T) {
 	}
 	for _, c := range cases {
 		h.Trust = c.trust
-		got, keep := h.review([]reading{read(c.net)}, labels)
+		got, keep := h.review(nil, []reading{read(c.net)}, labels)
 		if !keep[0] || got[0].labels[0] != c.first {
 			t.Errorf("%s: read %v %v, want %s", c.name, got[0].labels, got[0].probs, c.first)
 		}
