@@ -357,63 +357,30 @@ func fitSoftmax(X []float32, y []int, codes []string, d int) *Head {
 	// into its own buffer, then the buffers in order: the same sums, and
 	// so the same head, on any number of cores.
 	chunk := (n + fitChunks - 1) / fitChunks
-	type part struct{ gW, gB, z []float64 }
-	parts := make([]part, fitChunks)
+	parts := make([]gradient, fitChunks)
 	for p := range parts {
-		parts[p] = part{make([]float64, k*d), make([]float64, k), make([]float64, k)}
+		parts[p] = gradient{W: make([]float64, k*d), B: make([]float64, k), z: make([]float64, k)}
 	}
 	const b1, b2, eps = 0.9, 0.999, 1e-8
 	for step := 1; step <= headSteps; step++ {
 		var wg sync.WaitGroup
-		sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+		free := make(chan struct{}, runtime.GOMAXPROCS(0))
 		for p := range parts {
 			wg.Add(1)
-			sem <- struct{}{}
-			go func(pt part, from, to int) {
-				defer func() { <-sem; wg.Done() }()
-				clear(pt.gW)
-				clear(pt.gB)
-				z := pt.z
-				for i := from; i < to; i++ {
-					x := X[i*d : (i+1)*d]
-					mx := math.Inf(-1)
-					for c := 0; c < k; c++ {
-						s := B[c]
-						wc := W[c*d : (c+1)*d]
-						for j, xj := range x {
-							s += wc[j] * float64(xj)
-						}
-						z[c] = s
-						mx = math.Max(mx, s)
-					}
-					sum := 0.0
-					for c := range z {
-						z[c] = math.Exp(z[c] - mx)
-						sum += z[c]
-					}
-					for c := 0; c < k; c++ {
-						g := z[c] / sum
-						if c == y[i] {
-							g--
-						}
-						g *= weight[i]
-						pt.gB[c] += g
-						gc := pt.gW[c*d : (c+1)*d]
-						for j, xj := range x {
-							gc[j] += g * float64(xj)
-						}
-					}
-				}
-			}(parts[p], min(n, p*chunk), min(n, (p+1)*chunk))
+			free <- struct{}{}
+			go func(g *gradient, from, to int) {
+				defer func() { <-free; wg.Done() }()
+				g.of(X[from*d:to*d], y[from:to], weight[from:to], W, B)
+			}(&parts[p], min(n, p*chunk), min(n, (p+1)*chunk))
 		}
 		wg.Wait()
 		clear(gW)
 		clear(gB)
-		for _, pt := range parts {
-			for j, v := range pt.gW {
+		for _, g := range parts {
+			for j, v := range g.W {
 				gW[j] += v
 			}
-			for c, v := range pt.gB {
+			for c, v := range g.B {
 				gB[c] += v
 			}
 		}
@@ -439,6 +406,50 @@ func fitSoftmax(X []float32, y []int, codes []string, d int) *Head {
 		h.B[c] = float32(b)
 	}
 	return h
+}
+
+// gradient is the softmax loss's gradient by W and B over some rows, and
+// room for one row's scores (z).
+type gradient struct{ W, B, z []float64 }
+
+// of sets g to the gradient at W and B (k classes of d weights) over the
+// rows of X (d features each), their classes y and their weights.
+func (g *gradient) of(X []float32, y []int, weight, W, B []float64) {
+	k := len(B)
+	d := len(W) / k
+	clear(g.W)
+	clear(g.B)
+	z := g.z
+	for i := range y {
+		x := X[i*d : (i+1)*d]
+		mx := math.Inf(-1)
+		for c := 0; c < k; c++ {
+			s := B[c]
+			wc := W[c*d : (c+1)*d]
+			for j, xj := range x {
+				s += wc[j] * float64(xj)
+			}
+			z[c] = s
+			mx = math.Max(mx, s)
+		}
+		sum := 0.0
+		for c := range z {
+			z[c] = math.Exp(z[c] - mx)
+			sum += z[c]
+		}
+		for c := 0; c < k; c++ {
+			p := z[c] / sum
+			if c == y[i] {
+				p--
+			}
+			p *= weight[i]
+			g.B[c] += p
+			gc := g.W[c*d : (c+1)*d]
+			for j, xj := range x {
+				gc[j] += p * float64(xj)
+			}
+		}
+	}
 }
 
 // probs gives the head's probability of each of its codes for one

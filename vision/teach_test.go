@@ -7,6 +7,8 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"math/rand"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -278,6 +280,41 @@ func TestBackOverHead(t *testing.T) {
 		if c.keep && (got[0].labels[0] != c.first || got[0].probs[0] < minReading) {
 			t.Errorf("%s: read %v %v, want %s above minReading", c.name, got[0].labels, got[0].probs, c.first)
 		}
+	}
+}
+
+// TestFitSameOnAnyCores: a head fitted on one core is the one fitted on
+// four, to the bit (fitSoftmax sums its gradient in fitChunks runs, in
+// order), and it reads its rows' classes.
+func TestFitSameOnAnyCores(t *testing.T) {
+	const n, d = 203, 16 // rows that do not split evenly
+	r := rand.New(rand.NewSource(3))
+	X := make([]float32, n*d)
+	y := make([]int, n)
+	for i := range y {
+		y[i] = i % 3
+		for j := 0; j < d; j++ {
+			X[i*d+j] = float32(r.NormFloat64())
+		}
+		X[i*d+y[i]] += 3
+	}
+	codes := []string{noTile, "1m", "2m"}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	one := fitSoftmax(X, y, codes, d)
+	runtime.GOMAXPROCS(4)
+	four := fitSoftmax(X, y, codes, d)
+	if !slices.Equal(one.W, four.W) || !slices.Equal(one.B, four.B) {
+		t.Error("the head fitted on one core differs from the one fitted on four")
+	}
+	right := 0
+	for i := range y {
+		q := one.probs(X[i*d:(i+1)*d], false)
+		if q != nil && slices.Index(q, slices.Max(q)) == y[i] {
+			right++
+		}
+	}
+	if right < n*9/10 {
+		t.Errorf("the head reads %d of its %d rows' classes", right, n)
 	}
 }
 
