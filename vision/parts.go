@@ -131,22 +131,6 @@ func halvesOf(img gocv.Mat, boxes []box, reads []reading, m *models.Manifest, tu
 	return at, halves
 }
 
-// readGlyphs runs the part reader on halves (each tile's top half, then
-// its bottom half) and gives each tile's glyphs: both halves'
-// probabilities of partGlyphs summed. nil when there are none, or the
-// output is not the manifest's shape.
-func readGlyphs(net *gocv.Net, m *models.Manifest, halves []gocv.Mat) [][]float64 {
-	probs := readHalves(net, m, halves)
-	if probs == nil || len(probs)%2 != 0 {
-		return nil
-	}
-	glyphs := make([][]float64, len(probs)/2)
-	for j := range glyphs {
-		glyphs[j] = sumHalves(probs[2*j], probs[2*j+1])
-	}
-	return glyphs
-}
-
 // sumHalves is a tile's glyphs: its two halves' probabilities summed (top
 // is summed into).
 func sumHalves(top, bottom []float64) []float64 {

@@ -166,7 +166,7 @@ func TestPartReaderOnAnUnseenSet(t *testing.T) {
 	}
 }
 
-// glyphsOf is the part reader's glyphs of one box (readGlyphs), nil
+// glyphsOf is the part reader's glyphs of one box (readHalves, sumHalves), nil
 // when its halves cannot be cut.
 func glyphsOf(t *testing.T, net *gocv.Net, m *models.Manifest, img gocv.Mat, b box) []float64 {
 	t.Helper()
@@ -176,11 +176,11 @@ func glyphsOf(t *testing.T, net *gocv.Net, m *models.Manifest, img gocv.Mat, b b
 	}
 	defer top.Close()
 	defer bottom.Close()
-	glyphs := readGlyphs(net, m, []gocv.Mat{top, bottom})
-	if len(glyphs) != 1 {
-		t.Fatalf("the part reader read %d tiles of one", len(glyphs))
+	probs := readHalves(net, m, []gocv.Mat{top, bottom})
+	if len(probs) != 2 {
+		t.Fatalf("the part reader read %d halves of two", len(probs))
 	}
-	return glyphs[0]
+	return sumHalves(probs[0], probs[1])
 }
 
 // bestByParts is the code of code's kind that the halves' glyphs s make

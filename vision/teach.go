@@ -95,7 +95,8 @@ type Head struct {
 	Trust []float32 `json:"trust,omitempty"`
 	// SmallW and SmallB are a second fit of W and B on the examples seen
 	// as tiles under tinyTile px are (smallCut), which reads those tiles
-	// instead; empty in banks taught before it was kept.
+	// beside the first (Head.read); empty in banks taught before it was
+	// kept.
 	SmallW []float32 `json:"small_w,omitempty"`
 	SmallB []float32 `json:"small_b,omitempty"`
 }
