@@ -311,34 +311,117 @@ func (r *Recognizer) recognizeMat(st *steps, img gocv.Mat) ([]TileSeen, error) {
 
 // missedTile: a tile with art on it that the reading not chosen found,
 // at least this surely, where the chosen reading has no tile, is added
-// to it (withMissed). Chosen on the validation designs: alone, gnome-set
-// 0.7934 without, 0.7936 at 0.8, 0.7966 at 0.6; gnome 0.8239, 0.8246,
-// 0.8275 (models/README.md, "A second look with the broad detector").
+// to it (withMissed); so is a back in a row of tiles (rowOfBacks).
+// Chosen on the validation designs: alone, gnome-set 0.7934 without,
+// 0.7936 at 0.8, 0.7966 at 0.6; gnome 0.8239, 0.8246, 0.8275
+// (models/README.md, "A second look with the broad detector").
 const missedTile = 0.6
 
 // withMissed gives tiles and, in reading order, the tiles of other that
-// show art, read at least missedTile surely, and lie where no tile of
-// tiles does (an IoU under 0.2, and neither box 0.4 inside the other:
-// looser than readOnce's one tile read twice, as the two readings' boxes
-// of one tile come from two detectors).
+// lie where no tile of tiles does (an IoU under 0.2, and neither box 0.4
+// inside the other: looser than readOnce's one tile read twice, as the
+// two readings' boxes of one tile come from two detectors), read at least
+// missedTile surely: each that shows art, and the backs that lie in a row
+// with tiles (rowOfBacks). A bare face elsewhere is left out: a detector
+// that boxes plain felt or a table's rim reads it surely as one.
 func withMissed(tiles, other []TileSeen) []TileSeen {
 	out := slices.Clip(tiles) // appends never write into tiles' array
+	var backs []TileSeen
 	for _, t := range other {
-		if bareFace(t) || t.sureness() < missedTile {
+		if t.sureness() < missedTile {
 			continue
 		}
 		b := seenBox(t)
-		if !slices.ContainsFunc(tiles, func(o TileSeen) bool {
+		if slices.ContainsFunc(tiles, func(o TileSeen) bool {
 			ob := seenBox(o)
 			return iou(b, ob) >= 0.2 || cover(b, ob) >= 0.4 || cover(ob, b) >= 0.4
 		}) {
+			continue
+		}
+		switch {
+		case t.Tile.String() == "0z":
+			backs = append(backs, t)
+		case !bareFace(t):
 			out = append(out, t)
+		}
+	}
+	for _, run := range runsOf(backs) {
+		if rowOfBacks(run, tiles) {
+			out = append(out, run...)
 		}
 	}
 	if len(out) > len(tiles) {
 		inReadingOrder(out)
 	}
 	return out
+}
+
+// rowOfBacks says whether a run of backs side by side (runsOf), missed by
+// the chosen reading, lies in a row with its tiles: beside one of its
+// backs, between two of its tiles, or two or more beside one. The shipped
+// detector misses backs in a wall or a concealed kong that the broad one
+// finds (held-out scenes: all five backs of a dead wall but one); a back
+// alone beside one tile is most often the felt at a row's end, which the
+// broad detector boxes and reads as a back (gnome-set: 0.7966 with
+// such backs left out, 0.7959 with every back beside a tile, 0.7974 with
+// this; models/README.md, "Backs the broad detector finds in a row").
+func rowOfBacks(run, tiles []TileSeen) bool {
+	touched, besideBack := 0, false
+	for _, o := range tiles {
+		if slices.ContainsFunc(run, func(t TileSeen) bool { return besideInRow(seenBox(t), seenBox(o)) }) {
+			touched++
+			besideBack = besideBack || o.Tile.String() == "0z"
+		}
+	}
+	return besideBack || touched >= 2 || (touched == 1 && len(run) >= 2)
+}
+
+// rowGap: two tiles side by side in a row lie at most this share of the
+// narrower's width apart (besideInRow).
+const rowGap = 0.35
+
+// besideInRow says whether a and b lie side by side in one row, across or
+// down: about one size across the row (within a quarter), overlapping
+// along it by most of the smaller, and at most rowGap apart (or
+// overlapping by under 0.3 of the narrower).
+func besideInRow(a, b box) bool {
+	side := func(a0, a1, b0, b1, c0, c1, d0, d1 float64) bool {
+		ha, hb := a1-a0, b1-b0
+		if ha <= 0 || hb <= 0 || math.Min(ha, hb) < 0.75*math.Max(ha, hb) {
+			return false
+		}
+		if math.Min(a1, b1)-math.Max(a0, b0) < 0.6*math.Min(ha, hb) {
+			return false
+		}
+		w := math.Min(c1-c0, d1-d0)
+		gap := math.Max(c0, d0) - math.Min(c1, d1)
+		return gap <= rowGap*w && gap >= -0.3*w
+	}
+	return side(a.y0, a.y1, b.y0, b.y1, a.x0, a.x1, b.x0, b.x1) || side(a.x0, a.x1, b.x0, b.x1, a.y0, a.y1, b.y0, b.y1)
+}
+
+// runsOf groups tiles into runs that lie side by side (besideInRow), each
+// in the order first found.
+func runsOf(tiles []TileSeen) [][]TileSeen {
+	seen := make([]bool, len(tiles))
+	var runs [][]TileSeen
+	for i := range tiles {
+		if seen[i] {
+			continue
+		}
+		seen[i] = true
+		run := []TileSeen{tiles[i]}
+		for k := 0; k < len(run); k++ {
+			for j := range tiles {
+				if !seen[j] && besideInRow(seenBox(run[k]), seenBox(tiles[j])) {
+					seen[j] = true
+					run = append(run, tiles[j])
+				}
+			}
+		}
+		runs = append(runs, run)
+	}
+	return runs
 }
 
 // seenBox is a reported tile's box.
