@@ -339,7 +339,7 @@ func withMissed(tiles, other []TileSeen) []TileSeen {
 			continue
 		}
 		switch {
-		case t.Tile.String() == "0z":
+		case t.Tile == scoring.Back:
 			backs = append(backs, t)
 		case !bareFace(t):
 			out = append(out, t)
@@ -370,7 +370,7 @@ func rowOfBacks(run, tiles []TileSeen) bool {
 	for _, o := range tiles {
 		if slices.ContainsFunc(run, func(t TileSeen) bool { return besideInRow(seenBox(t), seenBox(o)) }) {
 			touched++
-			besideBack = besideBack || o.Tile.String() == "0z"
+			besideBack = besideBack || o.Tile == scoring.Back
 		}
 	}
 	return besideBack || touched >= 2 || (touched == 1 && len(run) >= 2)
