@@ -58,13 +58,25 @@ if [ -d "$DIR/data" ] && [ -f "$DIR/port" ] && as_pg "$BIN/pg_ctl" -D "$DIR/data
 	exit 0
 fi
 
+# give_up prints the logs named, says why, and leaves nothing behind: a
+# cluster that did not start is of no use to a later run.
+give_up() {
+	local why=$1
+	shift
+	cat "$@" >&2 2>/dev/null || true
+	as_pg "$BIN/pg_ctl" -D "$DIR/data" -m immediate stop >/dev/null 2>&1 || true
+	rm -rf "$DIR"
+	echo "postgres-test: $why" >&2
+	exit 1
+}
+
 rm -rf "$DIR"
 mkdir -p "$DIR"
 if [ "$(id -u)" = 0 ]; then
 	chown postgres:postgres "$DIR"
 fi
 as_pg "$BIN/initdb" -D "$DIR/data" -U postgres -A trust -E UTF8 --no-sync >"$DIR/initdb.log" 2>&1 ||
-	{ cat "$DIR/initdb.log" >&2; exit 1; }
+	give_up "initdb could not make a cluster in $DIR (its log is above)" "$DIR/initdb.log"
 # start tries one port; it fails fast when the port is taken, as PostgreSQL
 # exits at once when it cannot listen.
 start() {
@@ -75,13 +87,12 @@ port="$PORT"
 until start "$port"; do
 	if ! grep -q "Address already in use" "$DIR/server-$port.log" 2>/dev/null ||
 		[ "$port" -ge $((PORT + TRIES - 1)) ]; then
-		cat "$DIR/server-$port.log" >&2
-		echo "postgres-test: could not start PostgreSQL on 127.0.0.1 ports $PORT-$port; set MJSCAN_PG_PORT to a free port" >&2
-		exit 1
+		give_up "could not start PostgreSQL on 127.0.0.1 ports $PORT-$port; set MJSCAN_PG_PORT to a free port" "$DIR/server-$port.log"
 	fi
 	echo "postgres-test: port $port is taken, trying $((port + 1))" >&2
 	port=$((port + 1))
 done
 echo "$port" >"$DIR/port"
-as_pg "$BIN/createdb" -h 127.0.0.1 -p "$port" -U postgres "$DB" >&2
+as_pg "$BIN/createdb" -h 127.0.0.1 -p "$port" -U postgres "$DB" >&2 ||
+	give_up "PostgreSQL started on port $port but could not create the database $DB"
 dsn "$port"
