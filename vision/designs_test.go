@@ -23,15 +23,19 @@ var designs = []struct {
 	aloneRun, teachRun bool
 	inverted           bool // the set is taught to be read with its lightness inverted
 }{
-	{dir: "fluffy", alone: 0.90, taught: 0.95, aloneRun: true, teachRun: true},
+	// taught 0.956 (0.9563) since felt and glare read as backs are left
+	// out (felt.go, dropFelt; 0.9537 before)
+	{dir: "fluffy", alone: 0.90, taught: 0.956, aloneRun: true, teachRun: true},
 	// alone 0.88 (0.8884) since backs the broad detector finds in a row
 	// join the reading chosen (rowOfBacks; 0.8817 before)
-	{dir: "fluffy-black", alone: 0.88, taught: 0.945, aloneRun: true, teachRun: true, inverted: true}, // dark faces
+	// taught 0.947 (0.9474) since dropFelt (0.9463 before)
+	{dir: "fluffy-black", alone: 0.88, taught: 0.947, aloneRun: true, teachRun: true, inverted: true}, // dark faces
 	// 0.91 until the part reader weighed kings and queens (parts.go): 0.922;
 	// 0.925 with the second reader; 0.927 with the index reader (index.go),
 	// 0.928 with its second drawing (0.9285), 0.931 with the head's second
-	// fit for tiny tiles (0.9314; teach_fit.go, Head.read)
-	{dir: "heldout", taught: 0.931, teachRun: true}, // alone: TestHeldOutSynthetic
+	// fit for tiny tiles (0.9314; teach_fit.go, Head.read), 0.933 since
+	// felt and glare read as backs are left out (0.9336; dropFelt)
+	{dir: "heldout", taught: 0.933, teachRun: true}, // alone: TestHeldOutSynthetic
 	// 0.20 (0.208) until the table rule stopped counting weak boxes among
 	// the tiles (table.go): two of its green backs on green felt, boxed
 	// weakly with no sure back beside them, now count as felt (0.196);
@@ -46,7 +50,8 @@ var designs = []struct {
 	// one drawn set (the same style in every scene) in that font: the
 	// drawn design a set can be taught from; alone 0.88 (0.8842) with
 	// rowOfBacks (0.8776 before)
-	{dir: "proc-set", alone: 0.88, taught: 0.92, aloneRun: true, teachRun: true},
+	// taught 0.923 (0.9231) since dropFelt (0.9217 before)
+	{dir: "proc-set", alone: 0.88, taught: 0.923, aloneRun: true, teachRun: true},
 	// one physical set of a tile art (synth.py --one-style): one body and
 	// back colour, one tint, one drawing of each rare code, as a player's
 	// own tiles; the designs above change those from scene to scene
@@ -58,8 +63,9 @@ var designs = []struct {
 	// the second reader (alone 0.857 -> 0.865), 0.930 with the index
 	// reader (index.go; alone 0.866), 0.937 with its second drawing and
 	// indexLift (0.9380; alone 0.868), 0.94 with the head's second fit
-	// for tiny tiles (0.9401)
-	{dir: "traditional-set", alone: 0.86, taught: 0.94, aloneRun: true, teachRun: true},
+	// for tiny tiles (0.9401); alone 0.87 (0.8708) since felt read as a
+	// back is left out (dropFelt; 0.8679 before)
+	{dir: "traditional-set", alone: 0.87, taught: 0.94, aloneRun: true, teachRun: true},
 	// egypt taught: TestTeachFromLabelledPhotos
 }
 

@@ -551,6 +551,7 @@ func (r *Recognizer) readTiles(st *steps, img gocv.Mat) ([]TileSeen, error) {
 	boxes, reads = dropWeak(boxes, reads)
 	boxes, reads = dropUnread(boxes, reads)
 	boxes, reads = dropSpecks(boxes, reads)
+	boxes, reads = dropFelt(img, boxes, reads, r.tile)
 	if err := st.next("layout"); err != nil {
 		return nil, err
 	}

@@ -1,0 +1,102 @@
+package vision
+
+import (
+	"image"
+	"image/color"
+	"testing"
+
+	"gocv.io/x/gocv"
+
+	"mjscan/scoring"
+)
+
+// TestDropFelt: on green felt, a box read as a back over bare felt, over
+// a faint patch of light on it, or over glare (a pale patch fading into
+// the felt) is left out. Kept: a blue back alone, its edges sharp; each
+// back of a wall of blue backs, two rows of three touching (whose
+// neighbours are backs, not felt); a back of a darker green than the felt
+// it lies on; bare felt read as another tile; a back cut by the photo's
+// edge; a box too small to tell. A photo that is not BGR comes back as it
+// was.
+func TestDropFelt(t *testing.T) {
+	img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(50, 120, 40, 0), 240, 400, gocv.MatTypeCV8UC3)
+	defer img.Close()
+	blue := color.RGBA{R: 40, G: 70, B: 170}
+	gocv.Rectangle(&img, image.Rect(20, 20, 60, 76), blue, -1) // a back alone
+	for x := 100; x < 220; x += 40 {                           // a wall: two rows of three backs touching
+		gocv.Rectangle(&img, image.Rect(x, 20, x+40, 132), blue, -1)
+		gocv.Line(&img, image.Pt(x, 20), image.Pt(x, 132), color.RGBA{R: 20, G: 40, B: 100}, 1)
+	}
+	gocv.Line(&img, image.Pt(100, 76), image.Pt(220, 76), color.RGBA{R: 20, G: 40, B: 100}, 1)
+	// a green back on green felt, a darker green than the felt, with its
+	// ivory body below it and its shadow around it
+	gocv.Rectangle(&img, image.Rect(256, 16, 304, 84), color.RGBA{R: 20, G: 60, B: 25}, -1)
+	gocv.Rectangle(&img, image.Rect(260, 20, 300, 80), color.RGBA{R: 225, G: 220, B: 200}, -1)
+	gocv.Rectangle(&img, image.Rect(260, 20, 300, 70), color.RGBA{R: 25, G: 95, B: 40}, -1)
+	gocv.Circle(&img, image.Pt(180, 172), 18, color.RGBA{R: 43, G: 124, B: 53}, -1) // a faint patch of light
+	gocv.Rectangle(&img, image.Rect(380, 200, 400, 240), blue, -1)                  // a back cut by the photo's edge
+	// glare: a pale patch that fades into the felt
+	gocv.Ellipse(&img, image.Pt(265, 185), image.Pt(24, 18), 0, 0, 360, color.RGBA{R: 205, G: 225, B: 230}, -1)
+	glare := img.Region(image.Rect(225, 140, 305, 232))
+	gocv.GaussianBlur(glare, &glare, image.Pt(0, 0), 7, 7, gocv.BorderDefault)
+	glare.Close()
+
+	back := reading{labels: []string{"0z", "5z"}, probs: []float64{0.99, 0.01}}
+	other := reading{labels: []string{"1s", "0z"}, probs: []float64{0.9, 0.05}}
+	cases := []struct {
+		name string
+		b    box
+		rd   reading
+		kept bool
+	}{
+		{"a back alone", box{x0: 20, y0: 20, x1: 60, y1: 76}, back, true},
+		{"the wall's first back", box{x0: 100, y0: 20, x1: 140, y1: 76}, back, true},
+		{"the wall's middle back", box{x0: 140, y0: 20, x1: 180, y1: 76}, back, true},
+		{"the wall's last back", box{x0: 180, y0: 20, x1: 220, y1: 76}, back, true},
+		{"the wall's lower first back", box{x0: 100, y0: 76, x1: 140, y1: 132}, back, true},
+		{"the wall's lower middle back", box{x0: 140, y0: 76, x1: 180, y1: 132}, back, true},
+		{"the wall's lower last back", box{x0: 180, y0: 76, x1: 220, y1: 132}, back, true},
+		{"a green back on green felt", box{x0: 258, y0: 18, x1: 302, y1: 82}, back, true},
+		{"bare felt read as a back", box{x0: 40, y0: 150, x1: 80, y1: 206}, back, false},
+		{"a faint patch of light read as a back", box{x0: 160, y0: 150, x1: 200, y1: 198}, back, false},
+		{"glare read as a back", box{x0: 245, y0: 167, x1: 285, y1: 203}, back, false},
+		{"bare felt read as a tile", box{x0: 320, y0: 150, x1: 360, y1: 206}, other, true},
+		{"a back cut by the photo's edge", box{x0: 380, y0: 200, x1: 420, y1: 260}, back, true},
+		{"a box too small to tell", box{x0: 300, y0: 120, x1: 302, y1: 123}, back, true},
+	}
+	var boxes []box
+	var reads []reading
+	for _, c := range cases {
+		boxes = append(boxes, c.b)
+		reads = append(reads, c.rd)
+	}
+	got, gotReads := dropFelt(img, boxes, reads, func(code string) scoring.Tile {
+		tile, err := scoring.ParseTile(code)
+		if err != nil {
+			t.Fatalf("%s: %v", code, err)
+		}
+		return tile
+	})
+	if len(gotReads) != len(got) {
+		t.Fatalf("%d boxes came back with %d readings", len(got), len(gotReads))
+	}
+	k := 0
+	for _, c := range cases {
+		kept := k < len(got) && got[k] == c.b
+		if kept {
+			k++
+		}
+		if kept != c.kept {
+			t.Errorf("%s: kept %v, want %v", c.name, kept, c.kept)
+		}
+	}
+	if k != len(got) {
+		t.Errorf("%d boxes came back that were never given", len(got)-k)
+	}
+
+	grey := gocv.NewMatWithSize(50, 50, gocv.MatTypeCV8UC1)
+	defer grey.Close()
+	if got, _ := dropFelt(grey, boxes[:1], reads[:1], nil); len(got) != 1 {
+		t.Error("a photo that is not BGR lost a box")
+	}
+}
