@@ -25,15 +25,15 @@ import (
 // designs, alone and taught: of 1,435 backs found right and 112 boxes
 // read as backs where no tile is, a distance under feltDistance holds 34
 // of the boxes where no tile is and one back, a dark grey back on a dark
-// grey table in a grey photo (models/README.md, "Felt read as a back").
-// That is the price: a back the very colour of the table around it, with
-// no neighbour boxed beside it, is left out.
+// grey table in a grey photo (models/README.md, "Felt and glare read as
+// backs"). That is the price: a back the very colour of the table around
+// it, with no neighbour boxed beside it, is left out.
 //
 // Glare is not the felt's colour, but it has no edges: a tile's outline is
 // a sharp change of colour, and a patch of light fades into the felt. So
 // a box read as a back is also left out where the sharpest change of
 // colour in and around it is weak for how far its middle lies from the
-// colour around it (softEdges).
+// colour around it (softEdges): 15 more of the 112 boxes, and no back.
 const (
 	// feltDistance is the colour distance (CIELAB as OpenCV keeps it in
 	// 8 bits: L* × 255/100, a* and b* + 128) under which a back's middle
