@@ -21,6 +21,11 @@ type box struct {
 func (b box) w() float64 { return b.x1 - b.x0 }
 func (b box) h() float64 { return b.y1 - b.y0 }
 
+// pixels is the box in whole pixels, each edge rounded.
+func (b box) pixels() image.Rectangle {
+	return image.Rect(int(math.Round(b.x0)), int(math.Round(b.y0)), int(math.Round(b.x1)), int(math.Round(b.y1)))
+}
+
 // shortSide is the box's shorter side, rounded to whole pixels.
 func shortSide(b box) int { return int(math.Round(math.Min(b.w(), b.h()))) }
 

@@ -67,25 +67,28 @@ func dropFelt(img gocv.Mat, boxes []box, reads []reading, tile func(string) scor
 	if img.Type() != gocv.MatTypeCV8UC3 || len(boxes) != len(reads) {
 		return boxes, reads
 	}
+	rects := make([]image.Rectangle, len(boxes))
+	for k, b := range boxes {
+		rects[k] = b.pixels()
+	}
 	i := -1
-	return keep(boxes, reads, func(b box, rd reading) bool {
+	return keep(boxes, reads, func(_ box, rd reading) bool {
 		i++
 		if len(rd.labels) == 0 || tile(rd.labels[0]) != scoring.Back {
 			return true
 		}
-		d, sharpest, ok := lookAround(img, boxes, i)
+		d, sharpest, ok := lookAround(img, rects, i)
 		return !ok || (d >= feltDistance && sharpest >= softEdges*d)
 	})
 }
 
-// lookAround gives the colour distance between the middle of boxes[i]
-// and the ring around it outside every box, and the sharpest change of
-// colour in and around the box (sharpest); false when the box or its ring
-// holds too few of the photo's pixels to tell.
-func lookAround(img gocv.Mat, boxes []box, i int) (dist, sharpest float64, ok bool) {
-	b := boxes[i]
+// lookAround gives the colour distance between the middle of rects[i] (a
+// box in whole pixels) and the ring around it outside every box, and the
+// sharpest change of colour in and around the box (sharpest); false when
+// the box or its ring holds too few of the photo's pixels to tell.
+func lookAround(img gocv.Mat, rects []image.Rectangle, i int) (dist, sharpest float64, ok bool) {
 	photo := image.Rect(0, 0, img.Cols(), img.Rows())
-	own := image.Rect(int(math.Round(b.x0)), int(math.Round(b.y0)), int(math.Round(b.x1)), int(math.Round(b.y1))).Intersect(photo)
+	own := rects[i].Intersect(photo)
 	w, h := own.Dx(), own.Dy()
 	if w < 4 || h < 4 {
 		return 0, 0, false
@@ -106,9 +109,8 @@ func lookAround(img gocv.Mat, boxes []box, i int) (dist, sharpest float64, ok bo
 	if err != nil || len(px) < 3*outer.Dx()*outer.Dy() {
 		return 0, 0, false
 	}
-	others := make([]image.Rectangle, 0, len(boxes))
-	for k, o := range boxes {
-		r := image.Rect(int(math.Round(o.x0)), int(math.Round(o.y0)), int(math.Round(o.x1)), int(math.Round(o.y1)))
+	var others []image.Rectangle // the other boxes that reach the ring
+	for k, r := range rects {
 		if k != i && r.Overlaps(outer) {
 			others = append(others, r)
 		}
