@@ -16,10 +16,13 @@ import (
 // back of a wall of blue backs, two rows of three touching (whose
 // neighbours are backs, not felt); a back of a darker green than the felt
 // it lies on; bare felt read as another tile; a back cut by the photo's
-// edge; a box too small to tell. A photo that is not BGR comes back as it
+// edge; a box too small to tell. Glare read as a face with little ink (the
+// blank dragon, the joker) is left out too, and a blank dragon, bare but
+// for its sharp outline, is kept; glare beside a tile is left out though
+// the tile's sharp outline lies in its ring. A photo that is not BGR comes back as it
 // was.
 func TestDropFelt(t *testing.T) {
-	img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(50, 120, 40, 0), 240, 400, gocv.MatTypeCV8UC3)
+	img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(50, 120, 40, 0), 320, 400, gocv.MatTypeCV8UC3)
 	defer img.Close()
 	blue := color.RGBA{R: 40, G: 70, B: 170}
 	gocv.Rectangle(&img, image.Rect(20, 20, 60, 76), blue, -1) // a back alone
@@ -40,9 +43,25 @@ func TestDropFelt(t *testing.T) {
 	glare := img.Region(image.Rect(225, 140, 305, 232))
 	gocv.GaussianBlur(glare, &glare, image.Pt(0, 0), 7, 7, gocv.BorderDefault)
 	glare.Close()
+	// more glare, and a blank dragon: an ivory face with its outline
+	gocv.Ellipse(&img, image.Pt(60, 280), image.Pt(22, 20), 0, 0, 360, color.RGBA{R: 235, G: 240, B: 235}, -1)
+	glare = img.Region(image.Rect(20, 240, 100, 320))
+	gocv.GaussianBlur(glare, &glare, image.Pt(0, 0), 7, 7, gocv.BorderDefault)
+	glare.Close()
+	gocv.Rectangle(&img, image.Rect(140, 250, 180, 306), color.RGBA{R: 235, G: 232, B: 220}, -1)
+	gocv.Rectangle(&img, image.Rect(140, 250, 180, 306), color.RGBA{R: 170, G: 165, B: 150}, 1)
+	// glare beside a tile with ink on it
+	gocv.Ellipse(&img, image.Pt(272, 280), image.Pt(20, 18), 0, 0, 360, color.RGBA{R: 205, G: 225, B: 230}, -1)
+	glare = img.Region(image.Rect(236, 240, 299, 320))
+	gocv.GaussianBlur(glare, &glare, image.Pt(0, 0), 6, 6, gocv.BorderDefault)
+	glare.Close()
+	gocv.Rectangle(&img, image.Rect(300, 250, 340, 306), color.RGBA{R: 235, G: 232, B: 220}, -1)
+	gocv.Line(&img, image.Pt(320, 258), image.Pt(320, 298), color.RGBA{R: 20, G: 90, B: 30}, 4)
 
 	back := reading{labels: []string{"0z", "5z"}, probs: []float64{0.99, 0.01}}
 	other := reading{labels: []string{"1s", "0z"}, probs: []float64{0.9, 0.05}}
+	dragon := reading{labels: []string{"5z", "0z"}, probs: []float64{0.9, 0.05}}
+	joker := reading{labels: []string{"9j", "5z"}, probs: []float64{0.6, 0.3}}
 	cases := []struct {
 		name string
 		b    box
@@ -63,6 +82,11 @@ func TestDropFelt(t *testing.T) {
 		{"bare felt read as a tile", box{x0: 320, y0: 150, x1: 360, y1: 206}, other, true},
 		{"a back cut by the photo's edge", box{x0: 380, y0: 200, x1: 420, y1: 260}, back, true},
 		{"a box too small to tell", box{x0: 300, y0: 120, x1: 302, y1: 123}, back, true},
+		{"glare read as the blank dragon", box{x0: 42, y0: 262, x1: 78, y1: 298}, dragon, false},
+		{"glare read as a joker", box{x0: 247, y0: 169, x1: 283, y1: 201}, joker, false},
+		{"a blank dragon", box{x0: 140, y0: 250, x1: 180, y1: 306}, dragon, true},
+		{"glare beside a tile read as a back", box{x0: 256, y0: 264, x1: 292, y1: 296}, back, false},
+		{"the tile beside glare", box{x0: 300, y0: 250, x1: 340, y1: 306}, other, true},
 	}
 	var boxes []box
 	var reads []reading

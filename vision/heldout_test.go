@@ -43,7 +43,8 @@ func TestHeldOutSynthetic(t *testing.T) {
 	// weighs kings and queens (parts.go); 0.836 with the second reader;
 	// 0.8427 with the second index reader and its lift (index.go);
 	// 0.8463 with backs in a row from the broad detector (rowOfBacks);
-	// 0.8480 since felt and glare read as backs are left out (dropFelt)
+	// 0.8480 since felt and glare read as backs are left out (dropFelt);
+	// 0.8484 since glare read as any tile is
 	checkHeldOut(t, heldOut{"tile F1", 0.97, 0.848}, s.F1())
 	for _, h := range []heldOut{
 		// 0.92 until G1; G2 reads 0.906 (87 of 89 right, 16 of 103
@@ -63,8 +64,9 @@ func TestHeldOutSynthetic(t *testing.T) {
 		// 0.880 since backs the broad detector finds in a row join the
 		// reading chosen (rowOfBacks: a dead wall's backs the shipped
 		// detector missed); 0.898 since felt and glare read as backs are
-		// left out (dropFelt).
-		{GroupBacks, 0.98, 0.895},
+		// left out (dropFelt); 0.903 (0.9026) since glare beside a tile
+		// is (its outline no longer counted as the glare's own).
+		{GroupBacks, 0.98, 0.902},
 		// 0.791 until the part reader weighed kings and queens: 0.835;
 		// 0.872 with the second reader
 		{GroupKings, 0.98, 0.87},
