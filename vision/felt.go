@@ -41,7 +41,8 @@ import (
 // and both validation designs, alone and taught (models/README.md, "Glare
 // read as any tile"): of 15,265 tiles read right, 1,026 misread and 211
 // boxes where no tile is, the glare test leaves out 22 of the last and
-// none of the others.
+// none of the others. In a photo blurred all over, where every tile's
+// edges are soft, the test falls with them (blurredPhoto).
 const (
 	// feltDistance is the colour distance (CIELAB as OpenCV keeps it in
 	// 8 bits: L* × 255/100, a* and b* + 128) under which a back's middle
@@ -63,6 +64,17 @@ const (
 	// 0.206: 0.17 leaves them all out, with room for the gradient's steps
 	// of 0.5. No tile read right lies under 0.18 in any design.
 	softEdges = 0.17
+	// blurredPhoto: glare is soft where the tiles around it are sharp. In
+	// a photo blurred all over (a shaken phone, a lens out of focus) every
+	// tile's edges are soft, a blank one's most: there a box is glare only
+	// where its edges are softer than blurredPhoto times the median of the
+	// photo's boxes (each box's sharpest change over its distance from the
+	// ring's colour). Every box where no tile is that softEdges leaves out
+	// in the measured designs lies under 0.40 of its photo's median, and a
+	// blank tile blurred as much as the rest lies over 0.5 (TestDropFelt:
+	// a photo blurred with a Gaussian of 3 px keeps its blank dragon and
+	// back, which softEdges alone leaves out).
+	blurredPhoto = 0.5
 	// otherEdge is how far past another box its tile's outline may lie
 	// (pixels), left out of a box's sharpest change.
 	otherEdge = 2
@@ -95,28 +107,45 @@ func dropFelt(img gocv.Mat, boxes []box, reads []reading, tile func(string) scor
 	for k := range rects {
 		rects[k] = rects[k].Sub(reach.Min)
 	}
-	lab := gocv.NewMat() // reach in CIELAB, made for the first box judged
+	region := img.Region(reach)
+	lab := gocv.NewMat() // reach in CIELAB
 	defer lab.Close()
+	gocv.CvtColor(region, &lab, gocv.ColorBGRToLab)
+	region.Close()
+	type look struct {
+		dist, sharpest float64
+		ok             bool
+	}
+	looks := make([]look, len(boxes))
+	var sharpness []float64 // of each box judged, its sharpest change over its distance
+	for i, rd := range reads {
+		if len(rd.labels) == 0 {
+			continue
+		}
+		l := &looks[i]
+		l.dist, l.sharpest, l.ok = lookAround(lab, rects, i)
+		if l.ok && l.dist >= feltDistance {
+			sharpness = append(sharpness, l.sharpest/l.dist)
+		}
+	}
+	// in a photo blurred all over every tile's edges are soft, and the
+	// glare test falls with them
+	soft := softEdges
+	if len(sharpness) > 0 {
+		soft = min(soft, blurredPhoto*median(sharpness))
+	}
 	i := -1
 	return keep(boxes, reads, func(_ box, rd reading) bool {
 		i++
-		if len(rd.labels) == 0 {
+		l := looks[i]
+		if !l.ok {
 			return true
 		}
-		if lab.Empty() {
-			region := img.Region(reach)
-			gocv.CvtColor(region, &lab, gocv.ColorBGRToLab)
-			region.Close()
-		}
-		d, sharpest, ok := lookAround(lab, rects, i)
-		if !ok {
-			return true
-		}
-		glare := d >= feltDistance && sharpest < softEdges*d
+		glare := l.dist >= feltDistance && l.sharpest < soft*l.dist
 		if tile(rd.labels[0]) != scoring.Back {
 			return !glare
 		}
-		return d >= feltDistance && !glare
+		return l.dist >= feltDistance && !glare
 	})
 }
 

@@ -124,3 +124,42 @@ func TestDropFelt(t *testing.T) {
 		t.Error("a photo that is not BGR lost a box")
 	}
 }
+
+// TestDropFeltBlurredPhoto: in a photo blurred all over, whose tiles'
+// edges are all soft, a blank dragon and a back are tiles, not glare
+// (blurredPhoto); softEdges alone would leave both out.
+func TestDropFeltBlurredPhoto(t *testing.T) {
+	img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(50, 120, 40, 0), 160, 400, gocv.MatTypeCV8UC3)
+	defer img.Close()
+	ivory := color.RGBA{R: 235, G: 232, B: 220}
+	ink := color.RGBA{R: 30, G: 30, B: 30}
+	var boxes []box
+	var reads []reading
+	for k, code := range []string{"1m", "2p", "3s", "5z", "0z", "7z"} {
+		r := image.Rect(20+60*k, 50, 60+60*k, 106)
+		switch code {
+		case "0z":
+			gocv.Rectangle(&img, r, color.RGBA{R: 40, G: 70, B: 170}, -1)
+		default:
+			gocv.Rectangle(&img, r, ivory, -1)
+		}
+		switch code {
+		case "1m", "2p", "3s", "7z": // some ink on the face
+			gocv.Line(&img, image.Pt(r.Min.X+10, r.Min.Y+15), image.Pt(r.Max.X-10, r.Min.Y+15), ink, 3)
+			gocv.Circle(&img, image.Pt(r.Min.X+20, r.Min.Y+36), 7, ink, 2)
+		}
+		boxes = append(boxes, box{x0: float64(r.Min.X), y0: float64(r.Min.Y), x1: float64(r.Max.X), y1: float64(r.Max.Y)})
+		reads = append(reads, reading{labels: []string{code}, probs: []float64{0.9}})
+	}
+	gocv.GaussianBlur(img, &img, image.Pt(0, 0), 3, 3, gocv.BorderDefault)
+	got, _ := dropFelt(img, boxes, reads, func(code string) scoring.Tile {
+		tile, err := scoring.ParseTile(code)
+		if err != nil {
+			t.Fatalf("%s: %v", code, err)
+		}
+		return tile
+	})
+	if len(got) != len(boxes) {
+		t.Errorf("a photo blurred all over kept %d of its %d tiles", len(got), len(boxes))
+	}
+}
