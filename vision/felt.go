@@ -249,17 +249,14 @@ func sharpestChange(lab gocv.Mat, step int, counted func(x, y int) bool) (float6
 	gocv.Sobel(lab, &dy, gocv.MatTypeCV32F, 0, 1, 3, 1, 0, gocv.BorderReflect101)
 	gx, errX := dx.DataPtrFloat32()
 	gy, errY := dy.DataPtrFloat32()
-	if errX != nil || errY != nil || len(gx) != len(gy) || len(gx) < 3 {
+	cols, rows := lab.Cols(), lab.Rows()
+	if errX != nil || errY != nil || len(gx) != 3*cols*rows || len(gy) != len(gx) {
 		return 0, false
 	}
 	// a histogram of the sizes, in steps of changeStep, finds the
 	// percentile without sorting
 	const changeStep, bins = 0.5, 1024
 	var hist [bins]int
-	cols, rows := lab.Cols(), lab.Rows()
-	if len(gx) != 3*cols*rows {
-		return 0, false
-	}
 	n := 0
 	for y := 0; y < rows; y += step {
 		for x := 0; x < cols; x += step {

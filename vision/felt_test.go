@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	"gocv.io/x/gocv"
-
-	"mjscan/scoring"
 )
 
 // TestDropFelt: on green felt, a box read as a back over bare felt, over
@@ -94,13 +92,7 @@ func TestDropFelt(t *testing.T) {
 		boxes = append(boxes, c.b)
 		reads = append(reads, c.rd)
 	}
-	got, gotReads := dropFelt(img, boxes, reads, func(code string) scoring.Tile {
-		tile, err := scoring.ParseTile(code)
-		if err != nil {
-			t.Fatalf("%s: %v", code, err)
-		}
-		return tile
-	})
+	got, gotReads := dropFelt(img, boxes, reads, mustTile)
 	if len(gotReads) != len(got) {
 		t.Fatalf("%d boxes came back with %d readings", len(got), len(gotReads))
 	}
@@ -152,13 +144,7 @@ func TestDropFeltBlurredPhoto(t *testing.T) {
 		reads = append(reads, reading{labels: []string{code}, probs: []float64{0.9}})
 	}
 	gocv.GaussianBlur(img, &img, image.Pt(0, 0), 3, 3, gocv.BorderDefault)
-	got, _ := dropFelt(img, boxes, reads, func(code string) scoring.Tile {
-		tile, err := scoring.ParseTile(code)
-		if err != nil {
-			t.Fatalf("%s: %v", code, err)
-		}
-		return tile
-	})
+	got, _ := dropFelt(img, boxes, reads, mustTile)
 	if len(got) != len(boxes) {
 		t.Errorf("a photo blurred all over kept %d of its %d tiles", len(got), len(boxes))
 	}
